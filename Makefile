@@ -1,0 +1,24 @@
+# Two commands do everything on a fresh machine: `make sim` runs the simulator, `make test` every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+READY := $(VENV)/.installed
+
+.PHONY: sim test replay-demo format clean
+
+$(READY): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(READY)
+
+sim: $(READY)
+	$(BIN)/python -m sim $(ARGS)
+
+test: $(READY)
+	bash tests/run_all.sh
+
+format: $(READY)
+	$(BIN)/black -q -l 99 firmware hal sim tests boards conftest.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis

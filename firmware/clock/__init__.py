@@ -1,0 +1,1 @@
+# The clock core: time-control model, two-player game, display queries. Pure, no hardware.

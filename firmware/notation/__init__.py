@@ -1,0 +1,1 @@
+# Preset notations: parsers into the clock model, formatters back out, and detection.

@@ -1,0 +1,40 @@
+# Runs the plain test modules under the MicroPython unix port: every test_* function of every
+# tests/<dir>/test_*.py that is not CPython-only (*_host.py). Prints "N passed, N failed".
+import os
+import sys
+
+ROOT = (sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".") + "/.."
+for path in ("firmware", "tests", ""):
+    sys.path.insert(0, ROOT + "/" + path)
+
+
+def modules(folders):
+    for folder in folders:
+        for name in sorted(os.listdir(ROOT + "/tests/" + folder)):
+            if name.startswith("test_") and name.endswith(".py") and not name.endswith("_host.py"):
+                yield folder, name[:-3]
+
+
+def main(folders):
+    passed = failed = 0
+    for folder, name in modules(folders):
+        sys.path.insert(0, ROOT + "/tests/" + folder)
+        module = __import__(name)
+        sys.path.pop(0)
+        for attr in sorted(dir(module)):
+            test = getattr(module, attr)
+            if not attr.startswith("test_") or not callable(test):
+                continue
+            try:
+                test()
+                passed += 1
+            except Exception as error:
+                failed += 1
+                print("FAIL %s/%s.%s: %s %s" % (folder, name, attr, type(error).__name__, error))
+                sys.print_exception(error)
+    print("micropython: %d passed, %d failed" % (passed, failed))
+    return failed == 0 and passed > 0
+
+
+if not main(sys.argv[1:] or ("core", "notation")):
+    sys.exit(1)
