@@ -4,7 +4,7 @@ import os
 import sys
 
 ROOT = (sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".") + "/.."
-for path in ("firmware", "tests", ""):
+for path in ("", "tests", "firmware"):  # firmware first: tests/notation must not shadow it
     sys.path.insert(0, ROOT + "/" + path)
 
 
@@ -19,8 +19,15 @@ def main(folders):
     passed = failed = 0
     for folder, name in modules(folders):
         sys.path.insert(0, ROOT + "/tests/" + folder)
-        module = __import__(name)
-        sys.path.pop(0)
+        try:
+            module = __import__(name)
+        except Exception as error:
+            failed += 1
+            print("FAIL %s/%s: cannot import: %s %s" % (folder, name, type(error).__name__, error))
+            sys.print_exception(error)
+            continue
+        finally:
+            sys.path.pop(0)
         for attr in sorted(dir(module)):
             test = getattr(module, attr)
             if not attr.startswith("test_") or not callable(test):

@@ -10,7 +10,7 @@ class PresetError(ClockError):
         self.text = text
         self.position = position
         self.problem = problem
-        ClockError.__init__(self, describe(notation, text, position, problem))
+        super().__init__(describe(notation, text, position, problem))
 
 
 def describe(notation, text, position, problem):

@@ -1,0 +1,190 @@
+# The GGS game-server notation [ini[,[N]m1]]/[inc[,[N]m2]]/[ext[,[N]m3]], times [[HH:]MM:]SS.
+from clock.model import (
+    ADD,
+    BRONSTEIN,
+    FISCHER_AFTER,
+    FLAG,
+    MAX_COUNT,
+    MAX_MS,
+    NEXT,
+    SET,
+    SOFT,
+    ClockError,
+    Control,
+    Setup,
+    Stage,
+)
+from notation.errors import PresetError
+from notation.scan import Scanner
+
+NAME = "ggs"
+_TIME = "a time [[HH:]MM:]SS"
+
+
+def parse(text):
+    """Three fields split by "/", each empty or `time[,[N]count]`; see CLOCK_SEMANTICS.md."""
+    scanner = Scanner(NAME, text)
+    scanner.skip_spaces()
+    start = scanner.pos
+    ini, m1, n1 = _field(scanner, 0, '"," and the move count m1, or "/"')
+    scanner.expect("/", '"," and the move count m1, or "/"')
+    inc, m2, n2 = _field(scanner, 1, '"," and the move count m2, or "/"')
+    scanner.expect("/", '"," and the move count m2, or "/"')
+    ext, m3, n3 = _field(scanner, 0, '"," and the move count m3, or the end')
+    scanner.end('"," and the move count m3, or the end')
+    try:
+        return build(ini, m1, n1, inc, m2, n2, ext, m3, n3)
+    except ClockError as error:
+        scanner.error(str(error), start)
+
+
+def build(ini, m1, n1, inc, m2, n2, ext, m3, n3):
+    """The Setup for the GGS parameters (times in ms, counts, and the three N flags)."""
+    mode = BRONSTEIN if n2 else FISCHER_AFTER
+    enter = SET if n3 else ADD
+    main = Stage(
+        ini,
+        moves=m1,
+        increment_ms=inc,
+        mode=mode,
+        increment_every=m2,
+        on_enter=ADD,
+        on_repeat=ADD,
+        on_expire=NEXT if n1 else SOFT,
+    )
+    overtime = Stage(
+        ext,
+        moves=m3,
+        increment_ms=inc,
+        mode=mode,
+        increment_every=m2,
+        on_enter=enter,
+        on_repeat=enter,
+        on_expire=FLAG,
+    )
+    return Setup(Control([main, overtime]))
+
+
+def _field(scanner, low, after):
+    """One field: (ms, count, N given); an empty field gives (0, low, False)."""
+    if scanner.peek() in ("", "/", " ", "\t"):
+        return 0, low, False
+    ms = _time(scanner)
+    if not scanner.accept(","):
+        return ms, low, False
+    flag = scanner.accept("N") == "N"
+    at = scanner.pos
+    count = scanner.integer("a move count" + (" after N" if flag else " or N"))
+    if count < low or count > MAX_COUNT:
+        scanner.error("the move count must be between %d and %d" % (low, MAX_COUNT), at)
+    return ms, count, flag
+
+
+def _time(scanner):
+    start = scanner.pos
+    run = scanner.digits()
+    if not run:
+        scanner.fail(_TIME)
+    if len(run) > 9:
+        scanner.error("the number %s is too large" % run, start)
+    parts = [int(run)]
+    places = [start]
+    while len(parts) < 3 and scanner.accept(":"):
+        places.append(scanner.pos)
+        run = scanner.digits()
+        if len(run) != 2:
+            scanner.fail("two digits after the colon", places[-1])
+        parts.append(int(run))
+    if scanner.peek() == ":":
+        scanner.fail("the end of the time (at most HH:MM:SS)")
+    # In MM:SS and HH:MM:SS, every part but the hours is below 60.
+    names = ("hours", "minutes", "seconds")[3 - len(parts) :]
+    ms = 0
+    for index in range(len(parts)):
+        if len(parts) > 1 and names[index] != "hours" and parts[index] >= 60:
+            scanner.error("the %s must be below 60" % names[index], places[index])
+        ms = ms * 60 + parts[index]
+    ms *= 1000
+    if ms > MAX_MS:
+        scanner.error(
+            "%s is more than the clock can hold (about 6 days)"
+            % scanner.text[start : scanner.pos],
+            start,
+        )
+    return ms
+
+
+def _cannot(what):
+    raise PresetError(NAME, "", None, "GGS cannot say " + what)
+
+
+def format(setup):
+    """The canonical text: ini and ext always, inc only when not 0, counts only when not default."""
+    if not isinstance(setup, Setup):
+        _cannot("anything but a Setup")
+    control = setup.first
+    if setup.second != control:
+        _cannot("different controls for the two players")
+    if setup.hourglass or setup.word or setup.start_ms or setup.limit_ms or setup.limit_turns:
+        _cannot("hourglass, word, a start clock or a game limit")
+    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
+        _cannot("a maximum time, a move time limit or an Arimaa move time")
+    if len(control.stages) != 2:
+        _cannot("a control other than initial time and overtime")
+    main, overtime = control.stages
+    inc = main.increment_ms
+    n2 = inc > 0 and main.mode == BRONSTEIN
+    n1 = main.on_expire == NEXT
+    n3 = overtime.on_enter == SET
+    try:
+        same = build(
+            main.duration_ms,
+            main.moves,
+            n1,
+            inc,
+            main.increment_every if inc else 1,
+            n2,
+            overtime.duration_ms,
+            overtime.moves,
+            n3,
+        )
+    except ClockError:
+        same = None
+    if same != setup:
+        _cannot("this control (GGS has initial time, an increment and overtime)")
+    # As in the seed's examples: ini and ext always written, inc only when not 0.
+    fields = (
+        _format_field(main.duration_ms, main.moves, n1, 0),
+        _format_field(inc, main.increment_every, n2, 1) if inc else "",
+        _format_field(overtime.duration_ms, overtime.moves, n3, 0),
+    )
+    return "/".join(fields)
+
+
+def _format_field(ms, count, flag, default):
+    if ms % 1000:
+        _cannot("times finer than a second")
+    seconds = ms // 1000
+    if seconds >= 3600:
+        text = "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
+    elif seconds >= 60:
+        text = "%d:%02d" % (seconds // 60, seconds % 60)
+    else:
+        text = str(seconds)
+    if count != default or flag:
+        text += ",%s%d" % ("N" if flag else "", count)
+    return text
+
+
+def looks_like(text):
+    """True for GGS texts with a sign of GGS: a colon, an N, or an empty field."""
+    try:
+        parse(text)
+    except PresetError:
+        return False
+    if ":" in text or "N" in text:
+        return True
+    for field in text.strip().split("/"):
+        if not field:
+            return True
+    return False
