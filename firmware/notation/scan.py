@@ -19,10 +19,14 @@ class Scanner:
             found = "the end of the text"
         else:
             found = '"' + self.text[at] + '"'
-        raise PresetError(self.notation, self.text, at, "expected %s, found %s" % (expected, found))
+        raise PresetError(
+            self.notation, self.text, at, "expected %s, found %s" % (expected, found)
+        )
 
     def error(self, problem, position=None):
-        raise PresetError(self.notation, self.text, self.pos if position is None else position, problem)
+        raise PresetError(
+            self.notation, self.text, self.pos if position is None else position, problem
+        )
 
     def at_end(self):
         return self.pos >= len(self.text)
@@ -83,17 +87,41 @@ class Scanner:
         if not whole and not fraction:
             self.fail(expected)
         if len(whole) > 9 or len(fraction) > 6:
-            self.error("the number %s is too large or too precise" % self.text[start : self.pos], start)
+            self.error(
+                "the number %s is too large or too precise" % self.text[start : self.pos], start
+            )
         value = int(whole or "0") * unit_ms
         if fraction:
             scale = 10 ** len(fraction)
             exact = int(fraction) * unit_ms
             if exact % scale:
-                self.error("%s is not a whole number of milliseconds" % self.text[start : self.pos], start)
+                self.error(
+                    "%s is not a whole number of milliseconds" % self.text[start : self.pos], start
+                )
             value += exact // scale
         return value
+
+    def seconds_ms(self, expected):
+        """Seconds with an optional fraction of at most 3 decimals, as milliseconds."""
+        start = self.pos
+        char = self.peek()
+        if not char or char not in DIGITS:
+            self.fail(expected)
+        ms = self.decimal_ms(1000, expected)
+        dot = self.text.find(".", start, self.pos)
+        if dot >= 0 and self.pos - dot - 1 > 3:
+            self.error("%s has more than 3 decimals" % self.text[start : self.pos], start)
+        return ms
 
     def end(self, expected="the end of the preset"):
         self.skip_spaces()
         if not self.at_end():
             self.fail(expected)
+
+
+def seconds_text(ms):
+    """Milliseconds as seconds, with only the decimals needed: 1500 -> '1.5'."""
+    text = "%d" % (ms // 1000)
+    if ms % 1000:
+        text += ("." + "%03d" % (ms % 1000)).rstrip("0")
+    return text
