@@ -104,7 +104,7 @@ class Stage:
             self.increment_every if self.increment_ms else 1,
             self.periods,
             self.on_enter,
-            self.on_repeat,
+            self.on_repeat if self.moves else ADD,  # without a quota it never repeats
             self.on_expire,
         )
 

@@ -225,7 +225,7 @@ def test_format_refusals():
     cannot(Setup(Control([])), "other than initial time and overtime")
     cannot(ggs_setup(Stage(1800000, on_expire=FLAG), overtime), "this control")
     cannot(ggs_setup(main, Stage(120000, on_expire=SOFT)), "this control")
-    cannot(ggs_setup(main, Stage(120000, on_enter=SET, on_repeat=ADD)), "this control")
+    cannot(ggs_setup(main, Stage(120000, moves=5, on_enter=SET, on_repeat=ADD)), "this control")
     cannot(ggs_setup(Stage(1800000, on_enter=SET, on_expire=SOFT), overtime), "this control")
     cannot(ggs_setup(Stage(1800000, periods=3, on_expire=SOFT), overtime), "this control")
     cannot(ggs_setup(Stage(1800000, increment_ms=5000, on_expire=SOFT), overtime), "this control")
