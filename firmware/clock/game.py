@@ -138,6 +138,13 @@ class Game:
     def moves(self, player):
         return self._st[player * _PLAYER + _MOVES]
 
+    def stage_state(self, player):
+        """(stage, time left at the start of the move in progress, periods left, moves made
+        toward the stage's quota): the stored figures, before the move in progress."""
+        o = player * _PLAYER
+        st = self._st
+        return st[o + _STAGE], st[o + _LEFT], st[o + _PERIODS], st[o + _IN_STAGE]
+
     def can_undo(self):
         return self._st[_CAN_UNDO] == 1
 
