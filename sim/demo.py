@@ -28,12 +28,12 @@ def main():
     game.start(0, 0)
     now = 0
     first, second = View(), View()
-    print("%-6s %-22s %-22s" % ("ply", "first", "second"))
+    print("%-5s %-28s %-28s" % ("ply", "first", "second"))
     for ply, elapsed in enumerate(PLIES, 1):
         now += elapsed
         game.press(game.turn(), now)
         game.view(0, now, first)
         game.view(1, now, second)
-        print("%-6d %-22s %-22s" % (ply, render(first), render(second)))
+        print("%-5d %-28s %-28s" % (ply, render(first), render(second)))
     print("(The interactive simulator is `python -m sim` once it lands; see README.)")
     return 0
