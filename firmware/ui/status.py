@@ -1,0 +1,13 @@
+# What the app tells the screens besides the two clocks: pause, flags, battery, sound, message.
+
+
+class Status:
+    def __init__(self):
+        self.paused = False
+        self.left_player = 0  # the player on the left: 0 first, 1 second; the right is the other
+        self.first_flag_side = -1  # the side that flagged first: -1 none, 0 left, 1 right
+        self.battery_low = False
+        self.battery_percent = -1  # -1 unknown, else 0..100
+        self.muted = False
+        self.over = False  # the game is over
+        self.message = ""  # short text ("HALT", "ABORT", "END"); str or bytes, set on change

@@ -1,0 +1,65 @@
+# Text pictures of display frames for the desktop simulator and tests (CPython only).
+import sim  # noqa: F401  (puts the firmware on the path)
+from ui import canvas
+
+_HALVES = " \u2580\u2584\u2588"  # ' ', upper half, lower half, full block
+_ON = "\u2588"
+_COLON = "\u2022"
+
+
+def oled_text(frame):
+    """The 128x64 frame as 32 lines of 128 characters, two pixel rows per character."""
+    lines = []
+    for row in range(0, canvas.HEIGHT, 2):
+        lines.append(
+            "".join(
+                _HALVES[canvas.pixel(frame, x, row) + 2 * canvas.pixel(frame, x, row + 1)]
+                for x in range(canvas.WIDTH)
+            )
+        )
+    return "\n".join(lines)
+
+
+def _digit(segments):
+    """Five lines of five characters for one digit's segment bits (a..g = bits 0..6)."""
+
+    def on(bit, text):
+        return text if segments >> bit & 1 else " " * len(text)
+
+    bar = _ON * 3
+    return [
+        " " + on(0, bar) + " ",
+        on(5, _ON) + "   " + on(1, _ON),
+        " " + on(6, bar) + " ",
+        on(4, _ON) + "   " + on(2, _ON),
+        " " + on(3, bar) + " ",
+    ]
+
+
+def _module(frame, start, points):
+    lines = ["", "", "", "", ""]
+    for i in range(4):
+        byte = frame[start + i]
+        for n, text in enumerate(_digit(byte)):
+            lines[n] += text
+        if i == 1:  # the colon: bit 7 of the second digit
+            colon = _COLON if byte & 0x80 else " "
+            for n, mark in enumerate((" ", colon, " ", colon, " ")):
+                lines[n] += " " + mark + " "
+        elif i < 3:
+            point = "." if points and byte & 0x80 else " "
+            for n in range(5):
+                lines[n] += point if n == 4 else " "
+        elif points and byte & 0x80:
+            lines[4] += "."
+    return lines
+
+
+def seg_text(frame, points=False):
+    """Both 4-digit modules of an 8-byte TM1637 frame side by side, five lines tall, with the
+    colon. points=True also draws bit 7 of the other digits as a decimal point (a module with
+    points; the assumed colon module has none)."""
+    left = _module(frame, 0, points)
+    right = _module(frame, 4, points)
+    width = max(len(line) for line in left)
+    return "\n".join(a.ljust(width) + "      " + b for a, b in zip(left, right))

@@ -1,0 +1,57 @@
+# The simulator's text pictures of display frames (CPython only).
+from sim import frames
+from clock.game import View
+from ui import canvas
+from ui.oled import OledScreen
+from ui.seg7 import SegScreen
+from ui.status import Status
+
+
+def test_oled_text_is_32_lines_of_128_half_blocks():
+    frame = bytearray(canvas.SIZE)
+    canvas.set_pixel(frame, 0, 0)  # top half of character (0, 0)
+    canvas.set_pixel(frame, 1, 1)  # bottom half of (1, 0)
+    canvas.fill_rect(frame, 2, 0, 1, 2)  # both: a full block
+    lines = frames.oled_text(frame).split("\n")
+    assert len(lines) == 32 and all(len(line) == 128 for line in lines)
+    assert lines[0][:4] == "\u2580\u2584\u2588 "
+    assert set("".join(lines[1:])) == {" "}
+
+
+def test_a_big_one_is_a_vertical_bar_of_full_blocks():
+    frame = bytearray(canvas.SIZE)
+    canvas.big_char(frame, 10, 4, ord("1"), 12, 30, 3)  # rows 4..33: text lines 2..16
+    lines = frames.oled_text(frame).split("\n")
+    for row in range(2, 17):
+        assert lines[row] == " " * 19 + "\u2588" * 3 + " " * 106
+
+
+def test_oled_clock_picture_shows_both_times():
+    left, right = View(), View()
+    left.time_ms = 300000
+    right.time_ms = 5425000
+    left.running = True
+    screen = OledScreen()
+    screen.clock(left, right, Status())
+    lines = frames.oled_text(screen.frame).split("\n")
+    assert "\u2588" * 12 in lines[5][:62]  # the top bars of "05:00"
+    assert lines[21][:62] == "\u2588" * 62  # the running bar, rows 42-43
+    assert "\u2588" not in lines[21][66:]
+
+
+def test_seg_text_draws_digits_and_the_colon():
+    screen = SegScreen()
+    left, right = View(), View()
+    left.time_ms = 300000
+    right.time_ms = 19950
+    screen.clock(left, right, Status())
+    lines = frames.seg_text(screen.frame).split("\n")
+    assert len(lines) == 5
+    # "0" "5" : "0" "0": a 5x5 digit, a space, the colon column " * " between digits 2 and 3
+    assert lines[0].startswith(" \u2588\u2588\u2588   \u2588\u2588\u2588     \u2588\u2588\u2588 ")
+    assert lines[1][11:14] == " \u2022 " and lines[3][11:14] == " \u2022 "
+    assert lines[1].startswith("\u2588   \u2588 \u2588    ")
+    assert [line[31:36] for line in lines] == [" " * 5] * 5  # " 19.9": a blank first digit
+    assert lines[1][36:42] == " " * 5 + "\u2588"  # a gap, then a "1": its right bar
+    assert "." not in lines[4]
+    assert "." in frames.seg_text(screen.frame, points=True).split("\n")[4]

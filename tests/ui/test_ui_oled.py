@@ -1,0 +1,227 @@
+# The OLED clock screen: what each half shows, where, and that a frame is built only on change.
+from clock.game import View
+from ui import canvas
+from ui.oled import OledScreen
+from ui.status import Status
+from uiread import find_text, lit_count, text_at
+
+
+def views(left_ms=300000, right_ms=300000):
+    left, right = View(), View()
+    left.time_ms = left_ms
+    right.time_ms = right_ms
+    return left, right
+
+
+def test_first_frame_then_only_on_change():
+    screen = OledScreen()
+    left, right = views(299999, 300000)  # 04:59 | 05:00
+    status = Status()
+    assert screen.clock(left, right, status)
+    before = bytes(screen.frame)
+    left.time_ms = 299001  # still 04:59
+    assert not screen.clock(left, right, status)
+    assert bytes(screen.frame) == before
+    left.time_ms = 298999  # 04:58
+    assert screen.clock(left, right, status)
+    assert bytes(screen.frame) != before
+
+
+def test_draws_into_a_given_frame():
+    frame = bytearray(canvas.SIZE)
+    screen = OledScreen(frame)
+    assert screen.frame is frame
+    screen.clock(*views(), Status())
+    assert lit_count(frame, 0, 0, 128, 64) > 0
+
+
+def test_mm_ss_in_large_digits_on_each_half():
+    screen = OledScreen()
+    screen.clock(*views(300000, 0), Status())  # 05:00 | 0.0
+    f = screen.frame
+    # "05:00": digits 12 wide, 30 high, bars 3 thick, 2 apart: 59 px centred at x 1, y 10
+    assert canvas.pixel(f, 7, 10) and canvas.pixel(f, 1, 20)  # "0": top bar, left bar
+    assert not canvas.pixel(f, 7, 24)  # "0" has no middle bar
+    assert canvas.pixel(f, 21, 10) and canvas.pixel(f, 15, 16) and not canvas.pixel(f, 26, 16)
+    assert canvas.pixel(f, 21, 24) and canvas.pixel(f, 26, 30) and not canvas.pixel(f, 15, 30)
+    assert lit_count(f, 29, 16, 3, 3) == 9 and lit_count(f, 29, 30, 3, 3) == 9  # the colon
+    assert lit_count(f, 29, 20, 3, 8) == 0
+    # nothing of the left time spills past its half (x 0..61); the divider is at 63..64
+    assert lit_count(f, 62, 9, 1, 32) == 0 and lit_count(f, 65, 9, 1, 32) == 0
+
+
+def test_hours_and_tenths_fit_their_half():
+    screen = OledScreen()
+    screen.clock(*views(12 * 3600000 + 30 * 60000 + 25000, 19950), Status())  # 12:30:25 | 19.9
+    f = screen.frame
+    assert lit_count(f, 0, 9, 62, 32) > 0 and lit_count(f, 62, 9, 1, 32) == 0
+    assert lit_count(f, 66, 9, 62, 32) > 0 and lit_count(f, 65, 9, 1, 32) == 0
+    # "19.9": 13 wide, 32 high; width 3 * 13 + 3 + 3 * 2 = 48, from x = 66 + 7 = 73
+    assert lit_count(f, 73 + 10, 9, 3, 32) == 96  # the "1": its right bars, full height
+    assert lit_count(f, 73 + 30, 9 + 29, 3, 3) == 9  # the point, on the baseline
+
+
+def test_counters_in_the_top_line():
+    screen = OledScreen()
+    left, right = views()
+    left.moves = 23
+    left.periods_left = 3
+    right.moves = 17
+    right.moves_left = 12
+    right.stage = 1
+    screen.clock(left, right, Status())
+    f = screen.frame
+    assert text_at(f, 1, 0, "#23") and text_at(f, 1 + 8 * 6, 0, "P3")
+    assert text_at(f, 67, 0, "#17 S2") and text_at(f, 67 + 7 * 6, 0, "M12")
+    assert find_text(f, "S", 0, 0, 62) == -1  # no stage shown in the first stage
+
+
+def test_periods_win_the_space_over_the_stage():
+    screen = OledScreen()
+    left, right = views()
+    left.moves = 123
+    left.stage = 2
+    left.periods_left = 5
+    left.moves_left = 1
+    screen.clock(left, right, Status())
+    assert text_at(screen.frame, 1, 0, "#123 P5 M1")
+
+
+def test_aux_line_reserve_delay_start_penalty():
+    screen = OledScreen()
+    left, right = views()
+    left.reserve_ms = 272000
+    right.delay_ms = 4200
+    screen.clock(left, right, Status())
+    assert text_at(screen.frame, 1, 47, "R 4:32") and text_at(screen.frame, 67, 47, "D 4.2")
+    left.reserve_ms = -1
+    left.start_ms = 30000
+    right.delay_ms = 0
+    right.penalty_ms = 65000
+    assert screen.clock(left, right, Status())
+    assert text_at(screen.frame, 1, 47, "ST 0:30") and text_at(screen.frame, 67, 47, "+1:05")
+
+
+def test_running_bar_under_the_running_side():
+    screen = OledScreen()
+    left, right = views()
+    left.running = True
+    screen.clock(left, right, Status())
+    assert lit_count(screen.frame, 0, 42, 62, 3) == 62 * 3
+    assert lit_count(screen.frame, 66, 42, 62, 3) == 0
+    left.running = False
+    right.running = True
+    assert screen.clock(left, right, Status())
+    assert lit_count(screen.frame, 0, 42, 62, 3) == 0
+    assert lit_count(screen.frame, 66, 42, 62, 3) == 62 * 3
+
+
+def test_pause_changes_the_frame_and_says_so():
+    screen = OledScreen()
+    left, right = views()
+    status = Status()
+    screen.clock(left, right, status)
+    assert find_text(screen.frame, "PAUSE", 56) == -1
+    status.paused = True
+    assert screen.clock(left, right, status)
+    assert text_at(screen.frame, 49, 56, "PAUSE", on=0)  # centred, inverted
+    assert not screen.clock(left, right, status)
+
+
+def test_flags_and_who_fell_first():
+    screen = OledScreen()
+    left, right = views(0, 0)
+    left.flagged = right.flagged = True
+    status = Status()
+    status.first_flag_side = 1
+    screen.clock(left, right, status)
+    f = screen.frame
+    assert text_at(f, 1, 47, "FLAG") and not text_at(f, 1, 47, "1ST FLAG")
+    assert text_at(f, 67, 47, "1ST FLAG")
+    # a flagged side's time is dark on a lit block
+    assert canvas.pixel(f, 0, 9) and canvas.pixel(f, 61, 40) and canvas.pixel(f, 66, 9)
+    status.first_flag_side = 0
+    assert screen.clock(left, right, status)
+    assert text_at(screen.frame, 1, 47, "1ST FLAG") and text_at(screen.frame, 67, 47, "FLAG ")
+
+
+def test_a_lone_flag_uses_the_view_when_status_has_none():
+    screen = OledScreen()
+    left, right = views(0, 5000)
+    left.flagged = left.flagged_first = True
+    screen.clock(left, right, Status())
+    assert text_at(screen.frame, 1, 47, "1ST FLAG")
+    assert not canvas.pixel(screen.frame, 66, 9)
+
+
+def test_status_line_message_battery_mute():
+    screen = OledScreen()
+    status = Status()
+    status.message = "HALT"
+    status.battery_percent = 87
+    status.muted = True
+    screen.clock(*views(), status)
+    f = screen.frame
+    assert text_at(f, 0, 56, "MUTE") and text_at(f, 52, 56, "HALT") and text_at(f, 111, 56, "87%")
+    status.battery_low = True
+    status.battery_percent = 9
+    assert screen.clock(*views(), status)
+    assert text_at(screen.frame, 117, 56, "9%", on=0)
+    status.battery_percent = -1
+    assert screen.clock(*views(), status)
+    assert text_at(screen.frame, 111, 56, "BAT", on=0)
+
+
+def test_message_as_bytes_truncated_and_over():
+    screen = OledScreen()
+    status = Status()
+    status.message = b"ARBITER CALLED"
+    screen.clock(*views(), status)
+    assert text_at(screen.frame, 31, 56, "ARBITER CAL")
+    status.message = ""
+    status.over = True
+    assert screen.clock(*views(), status)
+    assert text_at(screen.frame, 52, 56, "OVER")
+
+
+def test_a_new_message_object_with_the_same_text_changes_nothing():
+    screen = OledScreen()
+    status = Status()
+    status.message = "END"
+    screen.clock(*views(), status)
+    status.message = "".join(("E", "ND"))
+    assert not screen.clock(*views(), status)
+
+
+def test_menu_and_back_to_the_clock():
+    screen = OledScreen()
+    left, right = views()
+    status = Status()
+    screen.clock(left, right, status)
+    lines = ["Fischer 5+3", "Byo-yomi 30s x5", "Delay"]
+    assert screen.menu("PRESETS", lines, 1)
+    f = screen.frame
+    assert text_at(f, 1, 0, "PRESETS") and lit_count(f, 0, 9, 128, 1) == 128
+    assert text_at(f, 1, 12, "Fischer 5+3") and text_at(f, 1, 23, "Byo-yomi 30s x5", on=0)
+    assert not screen.menu("PRESETS", lines, 1)
+    assert screen.menu("PRESETS", lines, 2)
+    assert text_at(screen.frame, 1, 23, "Byo-yomi") and text_at(screen.frame, 1, 34, "Delay", 0)
+    assert screen.clock(left, right, status)  # the same views: the clock must come back
+    assert not screen.clock(left, right, status)
+
+
+def test_a_long_menu_scrolls_to_the_selection():
+    screen = OledScreen()
+    lines = ["line %d" % i for i in range(8)]
+    screen.menu("SET", lines, 6)
+    f = screen.frame
+    assert text_at(f, 1, 12, "line 2") and text_at(f, 1, 56, "line 6", on=0)
+    assert find_text(f, "7/8", 0) == 128 - 17
+
+
+def test_invalidate_forces_a_redraw():
+    screen = OledScreen()
+    screen.clock(*views(), Status())
+    assert not screen.clock(*views(), Status())
+    screen.invalidate()
+    assert screen.clock(*views(), Status())
