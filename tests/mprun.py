@@ -4,7 +4,7 @@ import os
 import sys
 
 ROOT = (sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else ".") + "/.."
-for path in ("", "tests", "firmware"):  # firmware first: tests/notation must not shadow it
+for path in ("tests", "", "firmware"):  # firmware, then the root: tests/hal must not shadow hal
     sys.path.insert(0, ROOT + "/" + path)
 
 
@@ -39,6 +39,7 @@ def main(folders):
                 failed += 1
                 print("FAIL %s/%s.%s: %s %s" % (folder, name, attr, type(error).__name__, error))
                 sys.print_exception(error)
+        del sys.modules[name]  # test files in different folders may share a name
     print("micropython: %d passed, %d failed" % (passed, failed))
     return failed == 0 and passed > 0
 

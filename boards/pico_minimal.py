@@ -1,0 +1,28 @@
+# The least a clock needs: a Pico, an SSD1306 OLED, two levers and one button (long presses, combos).
+#
+# | function           | GPIO | Pico pin | wire to                                    |
+# |--------------------|------|----------|--------------------------------------------|
+# | left lever         | GP14 | 19       | switch to GND (internal pull-up)           |
+# | right lever        | GP15 | 20       | switch to GND                              |
+# | the button         | GP16 | 21       | push button to GND                         |
+# | OLED SDA (I2C0)    | GP4  | 6        | SSD1306 SDA                                |
+# | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
+# | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
+#
+# The button: a short press plays or pauses (a running clock pauses as it is pressed); held
+# 1 s it is SET (menus, arbiter); held 2.5 s it resets. In menus the levers are - and +.
+# No buzzer, no battery sense.
+from hal.buttons import LEFT, PLAY, RIGHT
+
+NAME = "pico_minimal"
+DISPLAY = "oled"
+I2C_ID = 0
+I2C_SDA = 4
+I2C_SCL = 5
+I2C_FREQ = 400000
+OLED_ADDRESS = 0x3C
+BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16}
+BUZZER = None
+BATTERY_ADC = None
+WATCHDOG_MS = 5000
+STORAGE_ROOT = "/"

@@ -1,0 +1,30 @@
+# Raspberry Pi Pico + two TM1637 four-digit 7-segment modules (one per player) + six buttons + buzzer.
+#
+# | function           | GPIO | Pico pin | wire to                                    |
+# |--------------------|------|----------|--------------------------------------------|
+# | left module CLK    | GP2  | 4        | left TM1637 CLK                            |
+# | left module DIO    | GP3  | 5        | left TM1637 DIO                            |
+# | right module CLK   | GP6  | 9        | right TM1637 CLK                           |
+# | right module DIO   | GP7  | 10       | right TM1637 DIO                           |
+# | modules VCC / GND  |      | 36 / 38  | 3V3(OUT) / GND                             |
+# | left lever         | GP14 | 19       | switch to GND (internal pull-up)           |
+# | right lever        | GP15 | 20       | switch to GND                              |
+# | play / pause       | GP16 | 21       | push button to GND                         |
+# | set                | GP17 | 22       | push button to GND                         |
+# | plus               | GP18 | 24       | push button to GND                         |
+# | minus              | GP19 | 25       | push button to GND                         |
+# | buzzer             | GP13 | 17       | passive piezo (+), other lead to GND       |
+# | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
+from hal.buttons import LEFT, MINUS, PLAY, PLUS, RIGHT, SET
+
+NAME = "pico_tm1637"
+DISPLAY = "tm1637"
+TM1637_LEFT_CLK = 2
+TM1637_LEFT_DIO = 3
+TM1637_RIGHT_CLK = 6
+TM1637_RIGHT_DIO = 7
+BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
+BUZZER = 13
+BATTERY_ADC = 29
+WATCHDOG_MS = 5000
+STORAGE_ROOT = "/"

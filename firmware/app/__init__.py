@@ -1,0 +1,1 @@
+# The board app: one state machine over the clock core, the HAL and the preset notations.

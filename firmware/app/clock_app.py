@@ -1,0 +1,311 @@
+# The clock app: one explicit state machine from actions and time to a game, frames and tones.
+from micropython import const
+
+from app import gestures as act
+from app import saved
+from app.menus import ArbiterMenu, EditMenu, PresetMenu, ResumeMenu
+from app.presets import Presets
+from app.settings import Settings
+from app.sounds import Sounds
+from clock import display, ticks
+from clock.game import ABORTED, ARBITER, HALTED, OVER, PAUSED, READY, RUNNING, TIME, Game, View
+from hal import buttons
+from notation.errors import PresetError
+from ui.status import Status
+
+# App states.
+S_READY = const(0)
+S_RUNNING = const(1)
+S_PAUSED = const(2)
+S_INTERIM = const(3)  # running, with an interim flag shown
+S_OVER = const(4)
+S_MENU = const(5)
+S_EDIT = const(6)
+S_ARBITER = const(7)
+S_RESUME = const(8)
+STATE_NAMES = (
+    "ready",
+    "running",
+    "paused",
+    "interim",
+    "over",
+    "menu",
+    "edit",
+    "arbiter",
+    "resume",
+)
+
+_MAX_SLEEP_MS = const(1000)
+_BATTERY_EVERY_MS = const(10000)
+_MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
+
+
+class ClockApp:
+    def __init__(self, hal, present, screen, now):
+        self.hal = hal
+        self.screen = screen
+        self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
+        self.gestures = act.Gestures(present, self.on_action)
+        self.settings = Settings(hal.storage)
+        self.presets = Presets(hal.storage)
+        self.sounds = Sounds(hal.buzzer)
+        self.sounds.muted = self.settings.muted
+        self.status = Status()
+        self.status.muted = self.settings.muted
+        self.left = View()
+        self.right = View()
+        self.menu = None
+        self._battery_at = now
+        self._check_battery(now)
+        if not 0 <= self.settings.preset < len(self.presets.items):
+            self.settings.preset = 0
+        resumable = saved.load(hal.storage)
+        self._fresh_game()
+        if resumable is not None:
+            self._offer = resumable
+            self.menu = ResumeMenu(resumable[0])
+            self.state = S_RESUME
+
+    # --- games ---------------------------------------------------------------------------
+
+    def preset(self):
+        return self.presets.items[self.settings.preset]
+
+    def new_game(self):
+        self._fresh_game()
+        saved.clear(self.hal.storage)
+
+    def _fresh_game(self):
+        try:
+            setup = self.preset().setup()
+        except PresetError:  # a stored preset this firmware no longer reads: the first one
+            self.settings.preset = 0
+            setup = self.preset().setup()
+        self.game = Game(setup)
+        self.spec = self.preset().spec
+        self.left_player = 0
+        self.state = S_READY
+        self.gestures.play_at_once = False
+        self.sounds.forget()
+
+    def _save(self):
+        saved.save(self.hal.storage, self.spec, self.left_player, self.game)
+
+    def player_on(self, side):
+        """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
+        return self.left_player if side == 0 else 1 - self.left_player
+
+    # --- input ---------------------------------------------------------------------------
+
+    def on_action(self, action, stamp):
+        state = self.state
+        if not self.plus_minus and state >= S_MENU:
+            # Without PLUS and MINUS, the levers stand in for them in menus.
+            if action == act.LEVER_LEFT:
+                action = act.MINUS
+            elif action == act.LEVER_RIGHT:
+                action = act.PLUS
+        if action == act.LEVER_LEFT or action == act.LEVER_RIGHT:
+            self._lever(0 if action == act.LEVER_LEFT else 1, stamp)
+        elif action == act.PLAY:
+            self._play(stamp)
+        elif action == act.RESET:
+            if state in (S_READY, S_PAUSED, S_OVER, S_ARBITER, S_RESUME):
+                self.new_game()
+                self.menu = None
+        elif state >= S_MENU:
+            self._menu_action(action, stamp)
+        elif action == act.SET:
+            if state in (S_READY, S_OVER):
+                self.menu = PresetMenu(self.presets, self.settings)
+                self.state = S_MENU
+            elif state == S_PAUSED:
+                self.menu = ArbiterMenu(self.game, self.left_player, self.plus_minus)
+                self.state = S_ARBITER
+        elif action == act.MINUS and state == S_PAUSED and self.game.undo(stamp):
+            self._save()
+
+    def _lever(self, side, stamp):
+        game = self.game
+        if self.state == S_READY:
+            # The pressed lever starts the other side's clock: that side moves first.
+            self.left_player = 0 if side == 1 else 1
+            game.start(stamp, 0)
+            self.state = S_RUNNING
+            self.gestures.play_at_once = True
+            self._save()
+        elif self.state in (S_RUNNING, S_INTERIM):
+            player = self.player_on(side)
+            stage = game.view(player, stamp, self.left).stage
+            if game.press(player, stamp):
+                self._save()
+                if game.view(player, stamp, self.left).stage > stage:
+                    self.sounds.stage_started(stamp)
+                self.sounds.forget()
+
+    def _play(self, stamp):
+        state = self.state
+        if state in (S_RUNNING, S_INTERIM):
+            if self.game.pause(stamp):
+                self.state = S_PAUSED
+                self.gestures.play_at_once = False
+                self._save()
+        elif state == S_PAUSED:
+            if self.game.resume(stamp):
+                self._running()
+                self._save()
+        elif state >= S_MENU:
+            self._menu_action(act.PLAY, stamp)
+
+    def _running(self):
+        self._fill_views(self.hal.ticks_ms())
+        flagged = self.left.flagged or self.right.flagged
+        self.state = S_INTERIM if flagged else S_RUNNING
+        self.gestures.play_at_once = True
+        self.sounds.forget()
+
+    def _menu_action(self, action, stamp):
+        outcome = self.menu.act(action)
+        if outcome is None:
+            return
+        state = self.state
+        self.menu = None
+        if state == S_MENU:
+            if outcome == "edit":
+                self.menu = EditMenu()
+                self.state = S_EDIT
+                return
+            self.status.muted = self.sounds.muted = self.settings.muted
+            self.settings.save()
+            self.new_game()
+        elif state == S_EDIT:
+            if outcome != "back":
+                self.settings.preset = self.presets.add("Custom", outcome)
+                self.settings.save()
+            self.new_game()
+        elif state == S_ARBITER:
+            if self.game.state() == OVER:
+                self.state = S_OVER
+            else:
+                self.state = S_PAUSED
+            self._save()
+        elif state == S_RESUME:
+            if outcome == "resume":
+                self.spec, self.left_player, self.game = self._offer
+                self.state = S_PAUSED
+                self.gestures.play_at_once = False
+            else:
+                self.new_game()
+            self._offer = None
+
+    # --- time ----------------------------------------------------------------------------
+
+    def tick(self, now):
+        """Bring everything up to `now`: flags at their instant, tones, the battery."""
+        self.gestures.poll(now)
+        game = self.game
+        if self.state in (S_RUNNING, S_INTERIM):
+            outcome = game.update(now)
+            if outcome:
+                self.state = S_OVER
+                self.gestures.play_at_once = False
+                self._save()
+                if outcome == TIME:
+                    self.sounds.flag(now)
+            else:
+                mover = game.turn()
+                view = game.view(mover, now, self.left)
+                self.sounds.observe(mover, view, now)
+                if view.flagged:
+                    self.state = S_INTERIM
+        self.sounds.update(now)
+        if ticks.diff(now, self._battery_at) >= _BATTERY_EVERY_MS:
+            self._battery_at = now
+            self._check_battery(now)
+
+    def _check_battery(self, now):
+        millivolts = self.hal.battery_mv()
+        self.status.battery_low = 0 <= millivolts < 3400
+        self.status.battery_percent = -1 if millivolts < 0 else _percent(millivolts)
+
+    def render(self, now):
+        """Build the frame; write it to the display only when it changed."""
+        if self.menu is not None:
+            changed = self.screen.menu(self.menu.title, self.menu.lines(), self.menu.selected)
+        else:
+            self._fill_views(now)
+            changed = self.screen.clock(self.left, self.right, self.status)
+        if changed:
+            self.hal.display.show(self.screen.frame)
+        return changed
+
+    def _fill_views(self, now):
+        game = self.game
+        game.view(self.left_player, now, self.left)
+        game.view(1 - self.left_player, now, self.right)
+        status = self.status
+        status.paused = self.state == S_PAUSED
+        status.over = self.state == S_OVER
+        status.left_player = self.left_player
+        if self.left.flagged_first:
+            status.first_flag_side = 0
+        elif self.right.flagged_first:
+            status.first_flag_side = 1
+        else:
+            status.first_flag_side = -1
+        status.message = _MESSAGES.get(game.reason(), "") if self.state == S_OVER else ""
+
+    def next_wake(self, now):
+        """The stamp of the next instant something is due: no polling for flags or digits."""
+        wait = _MAX_SLEEP_MS
+        if self.state in (S_RUNNING, S_INTERIM):
+            event = self.game.next_event(now)
+            if event is not None:
+                wait = _sooner(wait, ticks.diff(event, now))
+            self._fill_views(now)
+            wait = _sooner(wait, _until_shown_change(self.left))
+            wait = _sooner(wait, _until_shown_change(self.right))
+            mover = self.left if self.left.running else self.right
+            wait = _sooner(wait, self.sounds.until_next(mover))
+        due = self.gestures.due()
+        if due is not None:
+            wait = _sooner(wait, ticks.diff(due, now))
+        due = self.sounds.tone_due()
+        if due is not None:
+            wait = _sooner(wait, ticks.diff(due, now))
+        return ticks.add(now, wait if wait > 0 else 0)
+
+
+def _sooner(wait, candidate):
+    return candidate if 0 <= candidate < wait else wait
+
+
+def _until_shown_change(view):
+    """Milliseconds until any figure of `view` that is moving shows a different text."""
+    wait = -1
+    if view.running or view.counting_up:
+        wait = display.until_change(view.time_ms, view.counting_up)
+    if view.running:
+        if view.delay_ms > 0:
+            wait = _sooner_or(wait, display.until_change(view.delay_ms))
+        if view.start_ms > 0:
+            wait = _sooner_or(wait, display.until_change(view.start_ms))
+        if view.penalty_ms > 0:
+            wait = _sooner_or(wait, display.until_change(view.penalty_ms, True))
+        if view.reserve_ms >= 0 and view.time_ms == 0:
+            wait = _sooner_or(wait, display.until_change(view.reserve_ms))
+    return wait
+
+
+def _sooner_or(wait, candidate):
+    if candidate < 0:
+        return wait
+    return candidate if wait < 0 or candidate < wait else wait
+
+
+def _percent(millivolts):
+    if millivolts >= 4200:
+        return 100
+    if millivolts <= 3300:
+        return 0
+    return (millivolts - 3300) * 100 // 900

@@ -1,0 +1,177 @@
+# Menus: the preset list, the custom preset editor, arbiter corrections, resuming a saved game.
+from app import gestures as act
+from clock import display
+from clock.game import OVER, View
+from clock.model import MODE_NAMES
+
+_WINDOW = 5
+_VIEW = View()  # scratch for the arbiter's figures
+
+
+def _window(items, selected):
+    """Up to five lines around the selection, and the selection's place among them."""
+    start = max(0, min(selected - 2, len(items) - _WINDOW))
+    return items[start : start + _WINDOW], selected - start
+
+
+class PresetMenu:
+    title = "Presets"
+
+    def __init__(self, presets, settings):
+        self.presets = presets
+        self.settings = settings
+        self.index = settings.preset
+        self.selected = 0
+
+    def _items(self):
+        names = [preset.name for preset in self.presets.items]
+        names.append("Sound: " + ("off" if self.settings.muted else "on"))
+        names.append("Custom...")
+        names.append("Factory presets")
+        return names
+
+    def lines(self):
+        lines, self.selected = _window(self._items(), self.index)
+        return lines
+
+    def act(self, action):
+        count = len(self.presets.items)
+        if action == act.PLUS or action == act.MINUS:
+            step = 1 if action == act.PLUS else -1
+            self.index = (self.index + step) % (count + 3)
+        elif action == act.PLAY:
+            return "back"
+        elif action == act.SET:
+            if self.index < count:
+                self.settings.preset = self.index
+                return "chosen"
+            if self.index == count:
+                self.settings.muted = not self.settings.muted
+                self.settings.save()
+                return None
+            if self.index == count + 1:
+                return "edit"
+            self.presets.reset_to_defaults()
+            self.settings.preset = 0
+            return "chosen"
+        return None
+
+
+class EditMenu:
+    """A custom preset on the clock itself: minutes, increment and mode, as `G/min/inc mode`."""
+
+    title = "Custom preset"
+    _FIELDS = ("Minutes", "Increment s", "Mode")
+
+    def __init__(self, minutes=5, increment=3, mode=0):
+        self.values = [minutes, increment, mode]
+        self.selected = 0
+
+    def lines(self):
+        minutes, increment, mode = self.values
+        return [
+            "Minutes: %d" % minutes,
+            "Increment: %d s" % increment,
+            "Mode: " + MODE_NAMES[mode],
+            "SET next, PLAY cancel",
+        ]
+
+    def spec(self):
+        minutes, increment, mode = self.values
+        return "chessclock:G/%d/%d %s" % (minutes, increment, MODE_NAMES[mode])
+
+    def act(self, action):
+        field = self.selected
+        if action == act.PLAY:
+            return "back"
+        if action == act.SET:
+            if field == len(self._FIELDS) - 1:
+                return self.spec()
+            self.selected = field + 1
+            return None
+        step = 1 if action == act.PLUS else -1 if action == act.MINUS else 0
+        if field == 0:
+            self.values[0] = min(600, max(1, self.values[0] + step))
+        elif field == 1:
+            self.values[1] = min(600, max(0, self.values[1] + step))
+        else:
+            self.values[2] = (self.values[2] + step) % len(MODE_NAMES)
+        return None
+
+
+class ArbiterMenu:
+    """Corrections in a pause: each player's time (minutes, seconds) and move counter, undo,
+    ending the game. SET moves to the next field, PLUS and MINUS change it, PLAY is done."""
+
+    title = "Arbiter"
+    _FIELDS = (
+        "Left time +-1 min",
+        "Left time +-1 s",
+        "Right time +-1 min",
+        "Right time +-1 s",
+        "Left moves +-1",
+        "Right moves +-1",
+        "Undo last press",
+        "End the game",
+    )
+
+    def __init__(self, game, left_player, plus_minus=True):
+        self.game = game
+        self.left_player = left_player
+        self.field = 0
+        self.selected = 2
+        self.note = "SET next, PLAY done" if plus_minus else "levers -/+, PLAY done"
+
+    def _player(self, side):
+        return self.left_player if side == 0 else 1 - self.left_player
+
+    def lines(self):
+        game = self.game
+        figures = []
+        for side in (0, 1):
+            view = game.view(self._player(side), 0, _VIEW)
+            figures.append(
+                "%s %s #%d" % ("L" if side == 0 else "R", display.text(view.time_ms), view.moves)
+            )
+        return figures + [self._FIELDS[self.field], self.note]
+
+    def act(self, action):
+        if action == act.PLAY:
+            return "done"
+        if action == act.SET:
+            self.field = (self.field + 1) % len(self._FIELDS)
+            return None
+        if action != act.PLUS and action != act.MINUS:
+            return None
+        sign = 1 if action == act.PLUS else -1
+        game = self.game
+        field = self.field
+        if field < 4:
+            player = self._player(field // 2)
+            game.adjust_time(player, sign * (60000 if field % 2 == 0 else 1000))
+        elif field < 6:
+            player = self._player(field - 4)
+            game.set_moves(player, max(0, game.moves(player) + sign))
+        elif field == 6:
+            game.undo(0)
+        elif game.end_by_arbiter(0) or game.state() == OVER:
+            return "done"
+        return None
+
+
+class ResumeMenu:
+    title = "Resume game?"
+    selected = -1
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def lines(self):
+        return [self.spec[:21], "SET/PLAY: resume", "MINUS: new game"]
+
+    def act(self, action):
+        if action == act.SET or action == act.PLAY:
+            return "resume"
+        if action == act.MINUS:
+            return "discard"
+        return None

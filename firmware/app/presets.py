@@ -1,0 +1,129 @@
+# The preset list: shipped defaults, custom ones, stored as "name = format:text" lines.
+from notation import registry
+from notation.describe import describe
+from notation.errors import PresetError
+
+FILE = "presets.txt"
+MAX_PRESETS = 40
+MAX_NAME = 24
+
+DEFAULTS = (
+    ("Blitz 5+3", "chessclock:G/5/3"),
+    ("Rapid 15+10", "chessclock:G/15/10"),
+    ("FIDE classical", "chessclock:40/90/30, G/30/30"),
+    ("Blitz 3+2", "chessclock:G/3/2"),
+    ("Bullet 1+0", "chessclock:G/1"),
+    ("US delay G/5 d5", "chessclock:G/5/5 delay"),
+    ("Bronstein G/25 +5", "chessclock:G/25/5 bronstein"),
+    ("Armageddon 5/4", "pgn:300=240"),
+    ("Hourglass 3 min", "chessclock:G/3 hourglass"),
+    (
+        "Go 30m 5x30s byoyomi",
+        'ogs:{"time_control": "byoyomi", "main_time": 1800, "period_time": 30, "periods": 5}',
+    ),
+    (
+        "Go 30m + 25/5m",
+        'ogs:{"time_control": "canadian", "main_time": 1800, "period_time": 300, "stones_per_period": 25}',
+    ),
+    (
+        "Go Fischer 10m+20s",
+        'ogs:{"time_control": "fischer", "initial_time": 600, "time_increment": 20, "max_time": 1200}',
+    ),
+    ("Shogi 10m + 30s", 'pcn:[{"duration_ms": 600000}, {"duration_ms": 30000, "plies": 1}]'),
+    ("Othello 30 min", "ggs:30:00,0//2:00,0"),
+    ("Othello 5 min + 1", "ggs:5:00//1:00"),
+    ("Arimaa 30s/5m", "arimaa:30s/5/100/10"),
+)
+
+
+class Preset:
+    """A name and its text. The text is parsed when the preset is added or played, not when the
+    list loads: only the notations in use are imported (the board's RAM is small)."""
+
+    def __init__(self, name, spec):
+        self.name = name
+        self.spec = spec
+
+    def setup(self):
+        return registry.parse(self.spec)  # raises PresetError
+
+    def summary(self):
+        return describe(self.setup())
+
+
+def check_name(name):
+    name = name.strip()
+    if not name or len(name) > MAX_NAME or "=" in name or "\n" in name:
+        raise PresetError(
+            "preset",
+            name,
+            None,
+            "a name is 1 to %d characters, without '=' or newlines" % MAX_NAME,
+        )
+    return name
+
+
+class Presets:
+    """The list the menu shows. Built from storage when it holds a valid file, else defaults."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.items = []
+        self.problems = []  # lines of a stored file that no longer parse (kept out of the list)
+        data = storage.read(FILE)
+        if data is None:
+            self.reset_to_defaults(save=False)
+        else:
+            self._load(data.decode())
+
+    def _load(self, text):
+        for number, line in enumerate(text.split("\n"), 1):
+            line = line.strip()
+            if not line or line[0] == "#":
+                continue
+            name, equals, spec = line.partition("=")
+            try:
+                if not equals or not spec.strip():
+                    raise PresetError("preset", line, None, "expected 'name = format:text'")
+                self.items.append(Preset(check_name(name), spec.strip()))
+            except PresetError as error:
+                self.problems.append("line %d: %s" % (number, error))
+        if not self.items:
+            self.reset_to_defaults(save=False)
+
+    def reset_to_defaults(self, save=True):
+        self.items = [Preset(name, spec) for name, spec in DEFAULTS]
+        if save:
+            self.save()
+
+    def save(self):
+        lines = ["%s = %s" % (preset.name, preset.spec) for preset in self.items]
+        self.storage.write(FILE, ("\n".join(lines) + "\n").encode())
+
+    def add(self, name, spec):
+        """Add (or replace the preset of the same name); refuse an invalid one, storing nothing."""
+        preset = Preset(check_name(name), spec.strip())
+        preset.setup()  # refuses an invalid preset before anything is stored
+        for index, item in enumerate(self.items):
+            if item.name == preset.name:
+                self.items[index] = preset
+                self.save()
+                return index
+        if len(self.items) >= MAX_PRESETS:
+            raise PresetError("preset", name, None, "the list is full (%d presets)" % MAX_PRESETS)
+        self.items.append(preset)
+        self.save()
+        return len(self.items) - 1
+
+    def remove(self, index):
+        if not 0 <= index < len(self.items) or len(self.items) == 1:
+            return False
+        del self.items[index]
+        self.save()
+        return True
+
+    def index_of(self, spec):
+        for index, item in enumerate(self.items):
+            if item.spec == spec:
+                return index
+        return -1

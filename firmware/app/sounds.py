@@ -1,0 +1,88 @@
+# When the buzzer sounds: beeps near the end of a control, a long tone at a flag, period and stage tones.
+from micropython import const
+
+from clock import display, ticks
+
+BEEP_HZ = const(2400)
+BEEP_MS = const(60)
+FLAG_HZ = const(1200)
+FLAG_MS = const(1500)
+PERIOD_HZ = const(1600)
+PERIOD_MS = const(400)
+STAGE_HZ = const(3000)
+STAGE_MS = const(180)
+
+
+class Sounds:
+    """Watches the side on move and plays a tone when a mark is crossed. Allocates nothing."""
+
+    def __init__(self, buzzer):
+        self.buzzer = buzzer
+        self.muted = False
+        self._player = -1  # the player last watched, and what was seen of them
+        self._time = 0
+        self._stage = 0
+        self._periods = -1
+        self._flagged = False
+        self._until = 0  # stamp the current tone ends at
+        self._sounding = False
+
+    def play(self, hz, ms, now):
+        if self.muted:
+            return
+        self.buzzer.play(hz, ms, now)
+        self._until = ticks.add(now, ms)
+        self._sounding = True
+
+    def forget(self):
+        """A new game, a press or an undo: the next observation starts afresh."""
+        self._player = -1
+
+    def observe(self, player, view, now):
+        """Compare the running side's view with what was seen before; sound what was crossed."""
+        if player != self._player:
+            self._player = player
+            self._remember(view)
+            return
+        if view.flagged and not self._flagged:
+            self.play(FLAG_HZ, FLAG_MS, now)
+        elif view.stage > self._stage:
+            self.play(STAGE_HZ, STAGE_MS, now)
+        elif 0 <= view.periods_left < self._periods:
+            self.play(PERIOD_HZ, PERIOD_MS, now)
+        elif not view.counting_up and self._crossed(view.time_ms, view.periods_left >= 0):
+            self.play(BEEP_HZ, BEEP_MS, now)
+        self._remember(view)
+
+    def _crossed(self, time_ms, in_period):
+        marks = display.PERIOD_ALERTS if in_period else display.ALERTS
+        for mark in marks:
+            if time_ms <= mark < self._time:
+                return True
+        return False
+
+    def _remember(self, view):
+        self._time = view.time_ms
+        self._stage = view.stage
+        self._periods = view.periods_left
+        self._flagged = view.flagged
+
+    def stage_started(self, now):
+        self.play(STAGE_HZ, STAGE_MS, now)
+
+    def flag(self, now):
+        self.play(FLAG_HZ, FLAG_MS, now)
+
+    def until_next(self, view):
+        """Milliseconds until the watched side reaches its next beep mark, or -1."""
+        marks = display.PERIOD_ALERTS if view.periods_left >= 0 else display.ALERTS
+        return display.until_alert(view.time_ms, marks)
+
+    def tone_due(self):
+        """Stamp the tone playing now ends at, or None."""
+        return self._until if self._sounding else None
+
+    def update(self, now):
+        if self._sounding and ticks.diff(now, self._until) >= 0:
+            self._sounding = False
+        self.buzzer.update(now)

@@ -1,0 +1,11 @@
+# The narrow hardware layer the app sees, implemented for the RP2040 (hal/rp2040) and the desktop (sim/hal).
+#
+# A HAL object offers:
+#   ticks_ms()            the current stamp (ms, wraps at 2**30)
+#   edges                 an EdgeRing that button and lever interrupts fill with timestamped edges
+#   wait(until)           sleep until the stamp `until` or an edge arrives (None: until an edge)
+#   display.show(frame)   write a finished frame (the app calls it only when the frame changed)
+#   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
+#   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
+#   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
+#   feed()                feed the watchdog (main loop only)

@@ -1,0 +1,60 @@
+# The app on the virtual HAL, as the app tests drive it: timed presses, then run to a stamp.
+from app.clock_app import ClockApp
+from app.runner import Runner
+from clock import ticks
+from clock.game import View
+from fakes.fake_fs import FakeFs
+from hal import buttons
+from hal.storage import Storage
+from hal.virtual import VirtualHal
+
+FULL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY, buttons.SET, buttons.PLUS, buttons.MINUS)
+MINIMAL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
+
+
+class Clock:
+    def __init__(self, present=FULL, screen=None, fs=None, start=1000, preset=None):
+        if screen is None:
+            from ui.oled import OledScreen
+
+            screen = OledScreen()
+        self.fs = fs if fs is not None else FakeFs()
+        self.storage = Storage("/", self.fs, self.fs.open)
+        self.hal = VirtualHal(self.storage, start)
+        self.app = ClockApp(self.hal, present, screen, start)
+        if preset is not None:
+            self.choose(preset)
+        self.runner = Runner(self.hal, self.app)
+
+    def choose(self, name):
+        for index, preset in enumerate(self.app.presets.items):
+            if preset.name == name:
+                self.app.settings.preset = index
+                self.app.new_game()
+                return
+        raise AssertionError("no preset " + name)
+
+    def press(self, button, at, hold_ms=80):
+        self.hal.press(button, at, hold_ms)
+
+    def run_until(self, stamp):
+        hal = self.hal
+        hal.horizon = stamp
+        steps = 0
+        while ticks.diff(stamp, hal.now) > 0 or hal.next_edge() == hal.now or hal.edges.pending():
+            self.runner.step()
+            steps += 1
+            assert steps < 200000, "the loop does not advance"
+        self.runner.step()  # render at `stamp` itself
+        hal.horizon = None
+        return steps
+
+    def view(self, side):
+        """What side 0 (left) or 1 (right) shows now."""
+        app = self.app
+        return app.game.view(app.player_on(side), self.hal.now, View())
+
+    def state(self):
+        from app.clock_app import STATE_NAMES
+
+        return STATE_NAMES[self.app.state]

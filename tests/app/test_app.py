@@ -1,0 +1,183 @@
+# The whole app on the virtual HAL: presses at their instants, frames, tones, menus, power cuts.
+from app import clock_app
+from app.sounds import BEEP_HZ, FLAG_HZ
+from clock.game import TIME
+from hal import buttons as b
+from harness import FULL, MINIMAL, Clock
+
+MIN = 60000
+
+
+def test_a_lever_starts_the_other_side_and_each_press_is_charged_exactly():
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 2000)  # the right player starts the left clock: left moves first
+    clock.press(b.LEFT, 2000 + 7345)
+    clock.press(b.RIGHT, 2000 + 7345 + 12001)
+    clock.run_until(30000)
+    assert clock.state() == "running"
+    # Fischer (before): 5:03 at the start of each move.
+    assert clock.view(0).time_ms == 5 * MIN + 3000 - 7345 + 3000 - (30000 - 21346)
+    assert clock.view(1).time_ms == 5 * MIN + 3000 - 12001
+    assert clock.view(0).running and not clock.view(1).running
+
+
+def test_the_display_changes_within_one_tick_of_a_press():
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 2000)
+    clock.run_until(2000)
+    clock.press(b.LEFT, 4321)
+    clock.run_until(4321)
+    assert clock.hal.display.stamp == 4321  # the frame after the press, at its millisecond
+    # The right clock shows 05:03 at the press, 05:02 from 4322, then a new second every
+    # 1000 ms: from 4322 to 14321 nine more texts, so nine writes and no others.
+    clock.run_until(4322)
+    writes = clock.hal.display.writes
+    clock.run_until(14321)
+    assert clock.hal.display.writes - writes == 9
+
+
+def test_pause_charges_nothing_and_levers_do_nothing_in_pause():
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.PLAY, 11000)
+    clock.press(b.LEFT, 20000)  # ignored in pause
+    clock.press(b.PLAY, 600000)
+    clock.run_until(601000)
+    assert clock.state() == "running"
+    assert clock.view(0).time_ms == 5 * MIN + 3000 - 10000 - 1000
+
+
+def test_arbiter_adds_two_minutes_in_four_presses():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 6000)
+    clock.press(b.PLAY, 9000)
+    clock.press(b.SET, 10000)  # arbiter mode: the first field is the left time in minutes
+    clock.press(b.PLUS, 11000)
+    clock.press(b.PLUS, 12000)
+    clock.press(b.PLAY, 13000)  # done: back to the paused game
+    clock.run_until(14000)
+    assert clock.state() == "paused"
+    assert clock.view(0).time_ms == 15 * MIN + 10000 - 5000 + 2 * MIN
+
+
+def test_undo_in_pause_puts_the_right_clock_back():
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 5000)
+    clock.press(b.PLAY, 6000)
+    clock.press(b.MINUS, 7000)
+    clock.press(b.PLAY, 8000)
+    clock.run_until(9000)
+    left = clock.view(0)
+    assert left.running and left.time_ms == 5 * MIN + 3000 - 4000 - 1000
+    assert clock.view(1).time_ms == 5 * MIN
+
+
+def test_a_flag_ends_the_game_at_its_millisecond_with_a_long_tone():
+    clock = Clock(preset="Bullet 1+0")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(1000 + MIN + 500)
+    assert clock.state() == "over"
+    assert clock.app.game.reason() == TIME and clock.app.game.end_stamp() == 1000 + MIN + 1
+    tones = clock.hal.buzzer.tones
+    assert tones[-1][0] == 1000 + MIN + 1 and tones[-1][1] == FLAG_HZ
+    # Beeps 10 s before the end and on each of the last 5 seconds.
+    beeps = [stamp - 1000 for stamp, hz, ms in tones if hz == BEEP_HZ]
+    assert beeps == [50000, 55000, 56000, 57000, 58000, 59000]
+
+
+def test_mute_silences_everything():
+    clock = Clock(preset="Bullet 1+0")
+    clock.app.sounds.muted = True
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(1000 + MIN + 500)
+    assert clock.hal.buzzer.tones == []
+
+
+def test_a_power_cut_resumes_paused_with_the_times_of_the_last_press():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 8000)
+    clock.press(b.RIGHT, 20000)
+    clock.run_until(50000)  # 30 s into the left player's move when the power goes
+    reboot = Clock(fs=clock.fs, start=777)
+    assert reboot.state() == "resume"
+    reboot.press(b.SET, 1000)
+    reboot.run_until(2000)
+    assert reboot.state() == "paused"
+    # Fischer before: +10 s at the start of each of the left player's two moves.
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000
+    assert reboot.view(1).time_ms == 15 * MIN + 10000 - 12000
+    reboot.press(b.PLAY, 3000)
+    reboot.press(b.LEFT, 5000)
+    reboot.run_until(5000)
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 2000
+
+
+def test_a_new_game_forgets_the_saved_one():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.PLAY, 2000)
+    clock.press(b.SET, 3000, hold_ms=3000)  # held: reset
+    clock.run_until(7000)
+    assert clock.state() == "ready"
+    assert Clock(fs=clock.fs).state() == "ready"
+
+
+def test_choosing_a_preset_in_the_menu():
+    clock = Clock()
+    names = [preset.name for preset in clock.app.presets.items]
+    clock.press(b.SET, 1000)
+    clock.press(b.PLUS, 2000)
+    clock.press(b.PLUS, 3000)
+    clock.press(b.SET, 4000)
+    clock.run_until(5000)
+    assert clock.state() == "ready"
+    assert clock.app.preset().name == names[2]
+    assert Clock(fs=clock.fs).app.preset().name == names[2]  # remembered
+
+
+def test_a_custom_preset_made_on_the_clock():
+    clock = Clock()
+    count = len(clock.app.presets.items)
+    clock.press(b.SET, 1000)
+    for step in range(count + 1):  # down to "Custom..."
+        clock.press(b.PLUS, 2000 + step * 200)
+    clock.press(b.SET, 9000)
+    clock.press(b.PLUS, 10000)  # 6 minutes
+    clock.press(b.SET, 11000)
+    clock.press(b.MINUS, 12000)  # 2 s
+    clock.press(b.SET, 13000)
+    clock.press(b.PLUS, 14000)  # fischer-after
+    clock.press(b.SET, 15000)
+    clock.run_until(16000)
+    assert clock.state() == "ready"
+    assert clock.app.preset().spec == "chessclock:G/6/2 fischer-after"
+    assert clock.view(0).time_ms == 6 * MIN
+
+
+def test_the_minimal_board_is_fully_usable():
+    clock = Clock(present=MINIMAL)
+    names = [preset.name for preset in clock.app.presets.items]
+    clock.press(b.PLAY, 1000, hold_ms=1200)  # held 1 s: SET, the preset menu
+    clock.press(b.RIGHT, 3000)  # levers are - and + in menus
+    clock.press(b.PLAY, 4000, hold_ms=1200)  # SET: choose
+    clock.press(b.RIGHT, 6000)  # starts the game
+    clock.press(b.PLAY, 9000)  # a running clock pauses as the button is pressed
+    clock.run_until(9050)
+    assert clock.app.preset().name == names[1] and clock.state() == "paused"
+    assert clock.view(0).time_ms == clock.app.game.setup.first.stages[0].duration_ms + 10000 - 3000
+    clock.press(b.PLAY, 10000)  # short: resume
+    clock.run_until(10500)
+    assert clock.state() == "running"
+
+
+def test_interim_flag_state_and_who_fell_first():
+    clock = Clock(preset="FIDE classical")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(1000 + 90 * MIN + 30000 + 5)  # the left player ran out of period 1
+    assert clock.state() == "interim"
+    assert clock.app.status.first_flag_side == 0
+    assert clock.view(0).flagged and clock.view(0).stage == 1
+    assert clock.app.state == clock_app.S_INTERIM

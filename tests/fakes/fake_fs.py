@@ -1,0 +1,129 @@
+# An os-like in-memory filesystem whose power can be cut after any number of steps.
+#
+# Each byte written, each flush, close, rename and remove is one step, and it reaches the "disk"
+# at once (the worst case for a half-written file). After the budget of steps the power goes:
+# that step and everything after it raise PowerCut, until reboot().
+
+
+class PowerCut(Exception):
+    pass
+
+
+class _Writer:
+    def __init__(self, fs, path):
+        self._fs = fs
+        self._path = path
+        self.closed = False
+
+    def write(self, data):
+        content = self._fs.files[self._path]
+        for byte in bytes(data):
+            self._fs.step()
+            content.append(byte)
+        return len(data)
+
+    def flush(self):
+        self._fs.step()
+
+    def close(self):
+        if not self.closed:
+            self._fs.step()
+            self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class _Reader:
+    def __init__(self, content):
+        self._content = content
+
+    def read(self):
+        return self._content
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+class FakeFs:
+    def __init__(self, dirs=("/",)):
+        self.files = {}  # path -> bytearray
+        self.dirs = set(dirs)
+        self.budget = None  # steps left before the power goes; None: never
+        self.dead = False
+        self.steps = 0
+        self.renames = 0
+
+    def step(self):
+        if self.dead:
+            raise PowerCut()
+        if self.budget is not None:
+            if self.budget == 0:
+                self.dead = True
+                raise PowerCut()
+            self.budget -= 1
+        self.steps += 1
+
+    def reboot(self):
+        self.dead = False
+        self.budget = None
+
+    def _parent(self, path):
+        parent = path.rsplit("/", 1)[0]
+        return parent or "/"
+
+    def open(self, path, mode="r"):
+        if self.dead:
+            raise PowerCut()
+        if mode == "rb":
+            if path not in self.files:
+                raise OSError(2)
+            return _Reader(bytes(self.files[path]))
+        if mode != "wb":
+            raise ValueError("the fake opens 'rb' or 'wb' only")
+        if self._parent(path) not in self.dirs:
+            raise OSError(2)
+        self.files[path] = bytearray()
+        return _Writer(self, path)
+
+    def rename(self, old, new):
+        self.step()
+        if old not in self.files:
+            raise OSError(2)
+        self.files[new] = self.files.pop(old)  # atomic, as on littlefs and POSIX
+        self.renames += 1
+
+    def remove(self, path):
+        self.step()
+        if path not in self.files:
+            raise OSError(2)
+        del self.files[path]
+
+    def stat(self, path):
+        if path in self.dirs:
+            return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if path in self.files:
+            return (0x8000, 0, 0, 0, 0, 0, len(self.files[path]), 0, 0, 0)
+        raise OSError(2)
+
+    def mkdir(self, path):
+        self.dirs.add(path)
+
+    def listdir(self, path):
+        if path not in self.dirs:
+            raise OSError(2)
+        prefix = path if path.endswith("/") else path + "/"
+        found = []
+        for name in list(self.files) + list(self.dirs):
+            if name != path and name.startswith(prefix) and "/" not in name[len(prefix) :]:
+                found.append(name[len(prefix) :])
+        return found
