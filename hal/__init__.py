@@ -9,3 +9,5 @@
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
 #   feed()                feed the watchdog (main loop only)
+#   serial                None, or a byte channel: read_into(buf) -> count (never blocks),
+#                         write(data)

@@ -47,6 +47,7 @@ class VirtualHal:
         self.storage = storage
         self.battery = battery_mv
         self.fed = 0
+        self.serial = None
         self.horizon = None  # wait() never goes past this stamp (tests stop time here)
         self._script = []  # (stamp, button, pressed), in order
 

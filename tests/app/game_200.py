@@ -10,13 +10,14 @@ sys.path[:0] = [_top + "/firmware", _top, _top + "/tests", _top + "/tests/app"]
 
 from clock.game import Game, View  # noqa: E402
 from hal import buttons as b  # noqa: E402
+from fakes.mini_fs import MiniFs  # noqa: E402
 from harness import Clock  # noqa: E402
 
 MOVES = 200
 
 
 def main():
-    clock = Clock(preset="FIDE classical")
+    clock = Clock(preset="FIDE classical", fs=MiniFs())
     reference = Game(clock.app.preset().setup())
     seed = 12345
     now = 5000

@@ -3,7 +3,6 @@ from app.clock_app import ClockApp
 from app.runner import Runner
 from clock import ticks
 from clock.game import View
-from fakes.fake_fs import FakeFs
 from hal import buttons
 from hal.storage import Storage
 from hal.virtual import VirtualHal
@@ -18,7 +17,11 @@ class Clock:
             from ui.oled import OledScreen
 
             screen = OledScreen()
-        self.fs = fs if fs is not None else FakeFs()
+        if fs is None:
+            from fakes.fake_fs import FakeFs
+
+            fs = FakeFs()
+        self.fs = fs
         self.storage = Storage("/", self.fs, self.fs.open)
         self.hal = VirtualHal(self.storage, start)
         self.app = ClockApp(self.hal, present, screen, start)
