@@ -47,6 +47,9 @@ E_ARBITER = const(8)  # a correction, an undo
 EVENT_NAMES = ("new", "start", "press", "pause", "resume", "stage", "flag", "over", "arbiter")
 
 _MAX_SLEEP_MS = const(1000)
+# Both levers at once: the second lever, within this long of a switch, is the same chord and
+# does not end the opponent's move at once.
+CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
@@ -67,6 +70,7 @@ class ClockApp:
         self.right = View()
         self.menu = None
         self.listener = None  # called as listener(event, stamp) after it happened
+        self._switched = now  # stamp of the last switch of the clocks
         self._battery_at = now
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
@@ -149,14 +153,18 @@ class ClockApp:
             # The pressed lever starts the other side's clock: that side moves first.
             self.left_player = 0 if side == 1 else 1
             game.start(stamp, 0)
+            self._switched = stamp
             self.state = S_RUNNING
             self.gestures.play_at_once = True
             self._save()
             self._tell(E_START, stamp)
         elif self.state in (S_RUNNING, S_INTERIM):
             player = self.player_on(side)
+            if ticks.diff(stamp, self._switched) < CHORD_MS:
+                return
             stage = game.view(player, stamp, self.left).stage
             if game.press(player, stamp):
+                self._switched = stamp
                 self._save()
                 self._tell(E_PRESS, stamp)
                 if game.view(player, stamp, self.left).stage > stage:

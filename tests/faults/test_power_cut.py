@@ -1,0 +1,83 @@
+# Power cuts at every step of a save: the files are the old or the new state, and boot resumes.
+from fakes.fake_fs import PowerCut
+from hal import buttons as b
+from harness import Clock
+
+MIN = 60000
+
+
+def start_game():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 8000)
+    clock.press(b.RIGHT, 20000)
+    clock.run_until(21000)
+    return clock
+
+
+def times_after_reboot(fs):
+    fs.reboot()
+    reboot = Clock(fs=fs, start=5)
+    assert reboot.state() == "resume", reboot.state()
+    reboot.press(b.SET, 100)
+    reboot.run_until(200)
+    assert reboot.state() == "paused"
+    return reboot.view(0).time_ms, reboot.view(1).time_ms
+
+
+def test_a_cut_at_every_step_of_the_save_after_a_press():
+    # Before the 4th press: left 15:10 - 7 s + 10 s (its second move runs), right 15:10 - 12 s.
+    old = (15 * MIN + 10000 - 7000 + 10000, 15 * MIN + 10000 - 12000)
+    new = (15 * MIN + 10000 - 7000 + 10000 - 9000, 15 * MIN + 10000 - 12000 + 10000)
+    seen = set()
+    budget = 0
+    while True:
+        clock = start_game()
+        clock.fs.budget = budget
+        clock.press(b.LEFT, 29000)
+        try:
+            clock.run_until(29500)
+        except PowerCut:
+            pass
+        if not clock.fs.dead:
+            clock.fs.budget = 0  # the save is complete: the power goes right after it
+            seen.add(times_after_reboot(clock.fs))
+            break
+        times = times_after_reboot(clock.fs)
+        assert times in (old, new), (budget, times)
+        seen.add(times)
+        budget += 1
+    assert seen == {old, new}  # both outcomes occur: the cut fell before and after the rename
+    assert budget > 100  # the save really was cut at every byte
+
+
+def test_a_cut_at_every_step_of_a_presets_write():
+    budget = 0
+    while True:
+        clock = Clock()
+        names = [preset.name for preset in clock.app.presets.items]
+        clock.app.presets.save()
+        clock.fs.budget = budget
+        try:
+            clock.app.presets.add("Club night", "chessclock:G/25/5")
+        except PowerCut:
+            pass
+        if not clock.fs.dead:
+            break
+        clock.fs.reboot()
+        after = [preset.name for preset in Clock(fs=clock.fs).app.presets.items]
+        assert after in (names, names + ["Club night"]), (budget, after)
+        budget += 1
+    assert budget > 100
+
+
+def test_a_watchdog_reset_in_a_pause_keeps_the_paused_times():
+    clock = start_game()
+    clock.press(b.PLAY, 25000)  # 5 s into the left player's move
+    clock.run_until(90000)
+    reboot = Clock(fs=clock.fs, start=123456)
+    reboot.press(b.PLAY, 124000)  # resume from the offer, then the game itself
+    reboot.press(b.PLAY, 125000)
+    reboot.run_until(126000)
+    assert reboot.state() == "running"
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 5000 - 1000
