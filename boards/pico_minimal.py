@@ -25,4 +25,4 @@ BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16}
 BUZZER = None
 BATTERY_ADC = None
 WATCHDOG_MS = 5000
-STORAGE_ROOT = "/"
+STORAGE_ROOT = "/data"  # presets, settings and the saved game

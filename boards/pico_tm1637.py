@@ -27,4 +27,4 @@ BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 BUZZER = 13
 BATTERY_ADC = 29
 WATCHDOG_MS = 5000
-STORAGE_ROOT = "/"
+STORAGE_ROOT = "/data"  # presets, settings and the saved game

@@ -20,8 +20,9 @@ class Debouncer:
     def accept(self, button, pressed, stamp):
         raw_before = self._raw[button] == 1
         self._raw[button] = 1 if pressed else 0
-        if self._seen[button] and ticks.diff(stamp, self._since[button]) < self.lockout_ms:
-            return False  # bounce after the last accepted edge
+        since = ticks.diff(stamp, self._since[button])
+        if self._seen[button] and 0 <= since < self.lockout_ms:
+            return False  # bounce after the last accepted edge (a week later, diff wraps)
         down = self._down[button] == 1
         if pressed and down and raw_before:
             return False  # a repeat of a press still held

@@ -3,7 +3,7 @@ from array import array
 
 from micropython import const
 
-_SIZE = const(32)
+_SIZE = const(64)  # a bouncing lever during a 25 ms full OLED redraw fits
 
 
 class EdgeRing:

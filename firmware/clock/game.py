@@ -525,7 +525,8 @@ class Game:
         out.penalty_ms = st[o + _PENALTY]
         out.soft_timeout = st[o + _MARKS] & MARK_SOFT != 0
         out.flagged = st[o + _MARKS] & MARK_FLAG != 0
-        out.flagged_first = out.flagged and st[_FIRST_FLAG] in (-1, player)
+        first = st[_FIRST_FLAG]
+        out.flagged_first = out.flagged and (first == -1 or first == player)
         out.delay_ms = 0
         out.start_ms = -1
         out.reserve_ms = -1

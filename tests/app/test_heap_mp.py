@@ -72,3 +72,11 @@ def test_lever_edges_and_debounce_allocate_nothing():
     finally:
         micropython.heap_unlock()
     assert accepted and not bounced
+
+
+def test_loop_passes_after_a_flag_allocate_nothing():
+    clock = Clock(preset="Bullet 1+0")
+    clock.press(b.RIGHT, 2000)
+    clock.run_until(2000 + 60000 + 10)  # the flag has fallen (its save allocates: a write)
+    assert clock.state() == "over"
+    locked_steps(clock, 50)

@@ -1,0 +1,97 @@
+# The RP2040 HAL: the hal/__init__.py contract built from a board module and an injected `machine`.
+import os
+
+import micropython
+from clock.ticks import add, diff
+from hal import buttons as logical
+from hal.events import EdgeRing
+from hal.rp2040.battery import Battery
+from hal.rp2040.buttons import make_buttons
+from hal.rp2040.buzzer import Buzzer, Silent
+from hal.rp2040.ssd1306 import Ssd1306
+from hal.rp2040.ticker import Ticker
+from hal.rp2040.tm1637 import Tm1637, TwoModules
+from hal.storage import Storage
+
+_REQUIRED = (logical.LEFT, logical.RIGHT, logical.PLAY)
+
+
+def _emergency_buffer():
+    # A traceback from a hard IRQ needs memory set aside beforehand (absent on some ports).
+    try:
+        micropython.alloc_emergency_exception_buf(100)
+    except AttributeError:
+        pass
+
+
+class Rp2040Hal:
+    """`machine` is the machine module (a fake in tests), `board` a boards/ module, `ticks_ms` and
+    `sleep_us` time.ticks_ms and time.sleep_us. The watchdog starts only with watchdog=True and
+    board.WATCHDOG_MS > 0: once started it cannot be stopped, and main() must then feed()."""
+
+    def __init__(self, machine, board, ticks_ms, sleep_us, watchdog=False, fs=None, opener=None):
+        _emergency_buffer()
+        for button in _REQUIRED:
+            if button not in board.BUTTONS:
+                raise ValueError("the board must map LEFT, RIGHT and PLAY")
+        Pin = machine.Pin
+        self.ticks_ms = ticks_ms
+        self.edges = EdgeRing()
+        self.display = _display(machine, board, sleep_us)
+        if board.BUZZER is None:
+            self.buzzer = Silent()
+        else:
+            self.buzzer = Buzzer(machine.PWM(Pin(board.BUZZER)))
+        self.battery = None  # a Battery (percent(), low()) where the board senses VSYS
+        if board.BATTERY_ADC is not None:
+            self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
+        self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
+        self.serial = None
+        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
+        self._ticker = Ticker(machine, self.edges, ticks_ms)
+        self._ticker.start()
+        self._watchdog = None
+        self._longest_wait = 0
+        if watchdog and board.WATCHDOG_MS > 0:
+            self._watchdog = machine.WDT(timeout=board.WATCHDOG_MS)
+            self._longest_wait = board.WATCHDOG_MS // 2
+
+    def wait(self, until):
+        """Sleep until stamp `until` or an edge (None: an edge). With a watchdog running it also
+        returns after half the watchdog period, so that a loop waiting on a paused clock still
+        feeds it; the loop must take such an early return as a pass with nothing to do."""
+        if self._watchdog is not None:
+            latest = add(self.ticks_ms(), self._longest_wait)
+            if until is None or diff(until, latest) > 0:
+                until = latest
+        self._ticker.wait(until)
+
+    def battery_mv(self):
+        if self.battery is None:
+            return -1
+        return self.battery.millivolts()
+
+    def feed(self):
+        if self._watchdog is not None:
+            self._watchdog.feed()
+
+    def deinit(self):
+        """Interrupts, timer and tone off (tests; a soft reboot). The watchdog keeps running."""
+        for button in self.buttons:
+            button.disable()
+        self._ticker.stop()
+        self.buzzer.deinit()
+
+
+def _display(machine, board, sleep_us):
+    Pin = machine.Pin
+    if board.DISPLAY == "oled":
+        i2c = machine.I2C(
+            board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
+        )
+        return Ssd1306(i2c, board.OLED_ADDRESS)
+    if board.DISPLAY == "tm1637":
+        left = Tm1637(Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us)
+        right = Tm1637(Pin(board.TM1637_RIGHT_CLK), Pin(board.TM1637_RIGHT_DIO), sleep_us)
+        return TwoModules(left, right)
+    raise ValueError("board.DISPLAY is 'oled' or 'tm1637'")

@@ -1,0 +1,377 @@
+# A fake RP2040 `machine` with real state (levels, edges, I2C devices, PWM, ADC, timers); reset() per test.
+import micropython
+
+_MASK = 0x3FFFFFFF
+
+
+class _State:
+    def __init__(self):
+        self.lines = {}  # GPIO -> _Line
+        self.buses = {}  # I2C id -> Bus
+        self.adc = [0, 0, 0, 0, 0]  # raw u16 per ADC channel (3 is VSYS/3 on a Pico)
+        self.pwms = {}  # GPIO -> the last PWM made on it
+        self.timers = []
+        self.watchdogs = []
+        self.timer_accepts_hard = (
+            True  # False: Timer.init(hard=...) raises TypeError, as older rp2
+        )
+        self.idle_calls = 0
+        self.idle_hook = None  # called by each idle(): move a clock, fire a timer, drive a pin
+        self.idle_limit = 100000  # more idle() calls than this: nothing would ever wake the loop
+
+
+state = _State()
+
+
+def reset():
+    global state
+    state = _State()
+
+
+def line(gpio):
+    lines = state.lines
+    if gpio not in lines:
+        lines[gpio] = _Line(gpio)
+    return lines[gpio]
+
+
+def bus(i2c_id):
+    if i2c_id not in state.buses:
+        state.buses[i2c_id] = Bus()
+    return state.buses[i2c_id]
+
+
+def set_adc(channel, raw):
+    if not 0 <= raw <= 0xFFFF:
+        raise ValueError("raw ADC reading is 16 bits")
+    state.adc[channel] = raw
+
+
+def idle():
+    state.idle_calls += 1
+    if state.idle_calls > state.idle_limit:
+        raise RuntimeError("idle() forever: nothing wakes the loop")
+    hook = state.idle_hook
+    if hook is not None:
+        hook()
+
+
+def _call(handler, arg, hard):
+    # A hard IRQ may not allocate: run the handler with the heap locked (a no-op on CPython).
+    if hard:
+        micropython.heap_lock()
+    try:
+        handler(arg)
+    finally:
+        if hard:
+            micropython.heap_unlock()
+
+
+class _Line:
+    """One GPIO: output latch, what the outside drives (None: nothing), and the level they make."""
+
+    def __init__(self, gpio):
+        self.gpio = gpio
+        self.mode = None  # None until configured; Pin.IN, Pin.OUT or Pin.OPEN_DRAIN
+        self.pull = None
+        self.latch = 0
+        self.external = None
+        self.handler = None
+        self.trigger = 0
+        self.hard = False
+        self.irq_pin = None
+        self.listeners = []  # device models: listener(line) after each level change
+        self.contention = 0  # times the outside drove against our output
+        self.level = 0
+        self.settle()
+
+    def settle(self):
+        external = self.external
+        if self.mode == Pin.OUT:
+            if external is not None and external != self.latch:
+                self.contention += 1
+            level = self.latch
+        elif self.mode == Pin.OPEN_DRAIN:
+            level = 0 if self.latch == 0 or external == 0 else 1
+        elif external is not None:
+            level = external
+        else:
+            level = 1 if self.pull == Pin.PULL_UP else 0
+        if level == self.level:
+            return
+        self.level = level
+        edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
+        if self.handler is not None and self.trigger & edge:
+            _call(self.handler, self.irq_pin, self.hard)
+        for listener in self.listeners:
+            listener(self)
+
+
+class _Irq:
+    def __init__(self, line):
+        self._line = line
+
+    def trigger(self):
+        return self._line.trigger
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, id, mode=-1, pull=-1, *, value=None):
+        if not isinstance(id, int) or not 0 <= id <= 29:
+            raise ValueError("invalid pin")
+        self.id = id
+        self._line = line(id)
+        if mode != -1 or pull != -1 or value is not None:
+            self.init(mode, pull, value=value)
+
+    def init(self, mode=-1, pull=-1, *, value=None):
+        target = self._line
+        if mode != -1:
+            if mode not in (Pin.IN, Pin.OUT, Pin.OPEN_DRAIN):
+                raise ValueError("invalid pin mode")
+            target.mode = mode
+        if pull != -1:
+            if pull not in (None, Pin.PULL_UP, Pin.PULL_DOWN):
+                raise ValueError("invalid pull")
+            target.pull = pull
+        if value is not None:
+            target.latch = 1 if value else 0
+        target.settle()
+
+    def value(self, level=None):
+        target = self._line
+        if level is None:
+            return target.level
+        target.latch = 1 if level else 0  # on an input this sets the latch only, as on rp2
+        target.settle()
+
+    __call__ = value
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        target = self._line
+        # Stricter than rp2: an interrupt on an output pin is a wiring mistake here.
+        if target.mode not in (Pin.IN, Pin.OPEN_DRAIN):
+            raise ValueError("irq on a pin that is not an input")
+        if trigger == 0 or trigger & ~(Pin.IRQ_FALLING | Pin.IRQ_RISING):
+            raise ValueError("invalid trigger")
+        target.handler = handler
+        target.trigger = trigger if handler is not None else 0
+        target.hard = bool(hard)
+        target.irq_pin = self
+        return _Irq(target)
+
+    # Test side: what the world outside the chip does to the line.
+    def drive(self, level):
+        """Drive the line from outside (0 or 1; None lets it float to its pull)."""
+        target = self._line
+        target.external = None if level is None else (1 if level else 0)
+        target.settle()
+
+
+class Bus:
+    """One I2C bus: its devices by address and a log of (address, bytes) per transaction."""
+
+    def __init__(self):
+        self.devices = {}
+        self.log = []  # None: record nothing (for heap-locked runs)
+        self.bytes = 0  # bytes on the wire, address bytes included
+        self.freq = 0
+
+    def attach(self, address, device):
+        self.devices[address] = device
+        return device
+
+    def _device(self, address):
+        device = self.devices.get(address)
+        if device is None:
+            raise OSError(5)  # EIO: no ACK, as rp2 reports it
+        return device
+
+
+class I2C:
+    def __init__(self, id, *, scl, sda, freq=400000, timeout=50000):
+        if id not in (0, 1):
+            raise ValueError("I2C doesn't exist")
+        # RP2040: GPIO n carries I2C((n >> 1) & 1), SDA on even n, SCL on odd n.
+        for pin, odd, name in ((sda, 0, "SDA"), (scl, 1, "SCL")):
+            gpio = pin.id if isinstance(pin, Pin) else pin
+            if gpio & 1 != odd or (gpio >> 1) & 1 != id:
+                raise ValueError("bad %s pin" % name)
+        if not 0 < freq <= 1000000:
+            raise ValueError("freq out of range")
+        self.bus = bus(id)
+        self.bus.freq = freq
+
+    def writeto(self, addr, buf, stop=True):
+        bus = self.bus
+        device = bus._device(addr)
+        device.begin()
+        device.receive(buf)
+        device.end()
+        bus.bytes += 1 + len(buf)
+        if bus.log is not None:
+            bus.log.append((addr, bytes(buf)))
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        bus = self.bus
+        device = bus._device(addr)
+        device.begin()
+        count = 0
+        for part in vector:
+            device.receive(part)
+            count += len(part)
+        device.end()
+        bus.bytes += 1 + count
+        if bus.log is not None:
+            bus.log.append((addr, b"".join([bytes(part) for part in vector])))
+        return count
+
+    def scan(self):
+        return sorted(self.bus.devices)
+
+
+class PWM:
+    def __init__(self, dest, *, freq=None, duty_u16=None):
+        self.gpio = dest.id if isinstance(dest, Pin) else dest
+        self._freq = 0
+        self._duty = 0
+        self.freq_set = False
+        self.duty_set = False
+        self.enabled = False  # what the slice does: set by freq and duty, cleared by deinit()
+        state.pwms[self.gpio] = self
+        if freq is not None:
+            self.freq(freq)
+        if duty_u16 is not None:
+            self.duty_u16(duty_u16)
+
+    def freq(self, value=None):
+        if value is None:
+            return self._freq
+        if value < 8:
+            raise ValueError("freq too small")
+        if value > 62500000:
+            raise ValueError("freq too large")
+        self._freq = value
+        self.freq_set = True
+        self._start()
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._duty
+        if not 0 <= value <= 65535:
+            raise ValueError("duty_u16 must be from 0 to 65535")
+        self._duty = value
+        self.duty_set = True
+        self._start()
+
+    def _start(self):
+        # rp2 starts (or restarts after deinit) the slice once both freq and duty are set.
+        if self.freq_set and self.duty_set:
+            self.enabled = True
+
+    def deinit(self):
+        self.enabled = False
+
+
+class ADC:
+    CORE_TEMP = 4
+
+    def __init__(self, source):
+        gpio = source.id if isinstance(source, Pin) else source
+        if isinstance(source, Pin) and not 26 <= gpio <= 29:
+            raise ValueError("Pin doesn't have ADC capabilities")
+        if 26 <= gpio <= 29:
+            self.channel = gpio - 26
+        elif 0 <= gpio <= 4:
+            self.channel = gpio
+        else:
+            raise ValueError("invalid ADC channel")
+
+    def read_u16(self):
+        return state.adc[self.channel]
+
+
+class Timer:
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id=-1, **kwargs):
+        if id != -1:
+            raise ValueError("Timer doesn't exist")  # rp2 has virtual timers only
+        self.running = False
+        self.mode = self.freq = self.period = self.callback = None
+        self.hard = False
+        self.inits = 0
+        state.timers.append(self)
+        if kwargs:
+            self.init(**kwargs)
+
+    def init(self, *, mode=PERIODIC, callback=None, period=-1, tick_hz=1000, freq=None, hard=None):
+        if hard is not None and not state.timer_accepts_hard:
+            raise TypeError("unexpected keyword argument 'hard'")
+        if mode not in (Timer.ONE_SHOT, Timer.PERIODIC):
+            raise ValueError("invalid mode")
+        if freq is None and period < 0:
+            raise ValueError("freq or period needed")
+        self.mode, self.callback, self.freq, self.period = mode, callback, freq, period
+        self.hard = bool(hard)
+        self.running = True
+        self.inits += 1
+
+    def deinit(self):
+        self.running = False
+
+    def fire(self):
+        """Test side: the timer expires once."""
+        if not self.running:
+            raise RuntimeError("timer not running")
+        if self.mode == Timer.ONE_SHOT:
+            self.running = False
+        if self.callback is not None:
+            _call(self.callback, self, self.hard)
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        if id != 0:
+            raise ValueError("WDT doesn't exist")
+        if not 1 <= timeout <= 8388:
+            raise ValueError("timeout exceeds 8388")  # the RP2040 watchdog's longest, in ms
+        self.timeout = timeout
+        self.feeds = 0
+        state.watchdogs.append(self)
+
+    def feed(self):
+        self.feeds += 1
+
+
+class Clock:
+    """A ticks_ms the test moves (wrapping at 2**30, as on the board), and a sleep_us that counts."""
+
+    def __init__(self, ms=0):
+        self.ms = ms & _MASK
+        self.slept_us = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def advance(self, ms):
+        self.ms = (self.ms + ms) & _MASK
+
+    def sleep_us(self, us):
+        self.slept_us += us

@@ -1,0 +1,179 @@
+# Rp2040Hal from a board module on the fake machine: the hal/__init__.py contract, piece by piece.
+import os
+
+import boards
+from fake_devices import Ssd1306Panel, Tm1637Chip
+from fakes import fake_machine as m
+from fakes.fake_fs import FakeFs
+from hal import buttons as b
+from hal.rp2040.hal import Rp2040Hal
+from support import raises
+
+
+class OledBoard:
+    DISPLAY = "oled"
+    I2C_ID = 0
+    I2C_SDA = 4
+    I2C_SCL = 5
+    I2C_FREQ = 400000
+    OLED_ADDRESS = 0x3C
+    BUTTONS = {b.LEFT: 14, b.RIGHT: 15, b.PLAY: 16, b.SET: 17, b.PLUS: 18, b.MINUS: 19}
+    BUZZER = 13
+    BATTERY_ADC = 29
+    WATCHDOG_MS = 5000
+    STORAGE_ROOT = "/"
+
+
+class SegmentBoard:
+    DISPLAY = "tm1637"
+    TM1637_LEFT_CLK = 2
+    TM1637_LEFT_DIO = 3
+    TM1637_RIGHT_CLK = 6
+    TM1637_RIGHT_DIO = 7
+    BUTTONS = {b.LEFT: 14, b.RIGHT: 15, b.PLAY: 16}
+    BUZZER = None
+    BATTERY_ADC = None
+    WATCHDOG_MS = 0
+    STORAGE_ROOT = "/data"
+
+
+def oled_hal(watchdog=False, board=OledBoard):
+    m.reset()
+    clock = m.Clock(500)
+    panel = m.bus(0).attach(0x3C, Ssd1306Panel())
+    fs = FakeFs()
+    hal = Rp2040Hal(
+        m, board, clock.ticks_ms, clock.sleep_us, watchdog=watchdog, fs=fs, opener=fs.open
+    )
+    return hal, clock, panel
+
+
+def test_the_oled_board_builds_every_piece_of_the_contract():
+    hal, clock, panel = oled_hal()
+    assert hal.ticks_ms() == 500
+    m.Pin(16).drive(0)  # play pressed
+    assert hal.edges.pop() and (hal.edges.button, hal.edges.pressed, hal.edges.stamp) == (
+        b.PLAY,
+        True,
+        500,
+    )
+    frame = bytearray(1024)
+    frame[0] = 0xFF
+    hal.display.show(frame)
+    assert panel.on and panel.ram == frame
+    hal.buzzer.play(3000, 50, 500)
+    assert m.state.pwms[13].freq() == 3000 and m.state.pwms[13].duty_u16() == 32768
+    m.set_adc(3, 26000)
+    assert hal.battery_mv() == 3927
+    hal.storage.write("settings", b"x")
+    assert hal.storage.read("settings") == b"x"
+    assert m.state.timers[0].freq == 1000 and m.state.timers[0].hard
+    assert [m.line(gpio).hard for gpio in range(14, 20)] == [True] * 6
+
+
+def test_wait_returns_on_an_edge_or_the_stamp():
+    hal, clock, panel = oled_hal()
+    timer = m.state.timers[0]
+
+    def millisecond():
+        clock.advance(1)
+        timer.fire()
+
+    m.state.idle_hook = millisecond
+    hal.wait(520)
+    assert clock.ticks_ms() == 520
+
+
+def test_no_watchdog_unless_asked_and_the_board_has_one():
+    hal, clock, panel = oled_hal()
+    hal.feed()
+    assert m.state.watchdogs == []
+    hal, clock, panel = oled_hal(watchdog=True)
+    assert m.state.watchdogs[0].timeout == 5000
+    hal.feed()
+    hal.feed()
+    assert m.state.watchdogs[0].feeds == 2
+
+
+def test_with_a_watchdog_an_endless_wait_returns_in_time_to_feed_it():
+    hal, clock, panel = oled_hal(watchdog=True)
+    m.state.idle_hook = lambda: clock.advance(1)
+    hal.wait(None)
+    assert clock.ticks_ms() == 500 + 2500
+    hal.wait(clock.ticks_ms() + 100)  # a nearer stamp is kept
+    assert clock.ticks_ms() == 3100
+
+
+def test_the_tm1637_board_with_no_buzzer_no_battery_no_watchdog():
+    m.reset()
+    clock = m.Clock()
+    left = Tm1637Chip(m.line(2), m.line(3))
+    right = Tm1637Chip(m.line(6), m.line(7))
+    fs = FakeFs()
+    hal = Rp2040Hal(m, SegmentBoard, clock.ticks_ms, clock.sleep_us, True, fs, fs.open)
+    hal.display.show(bytearray((0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F)))
+    assert bytes(left.grids[:4]) == bytes((0x06, 0x5B, 0x4F, 0x66))
+    assert bytes(right.grids[:4]) == bytes((0x6D, 0x7D, 0x07, 0x7F))
+    assert hal.battery_mv() == -1
+    hal.buzzer.play(1000, 10, 0)
+    assert m.state.pwms == {} and m.state.watchdogs == []
+    hal.feed()
+    hal.storage.write("game", b"1")
+    assert fs.files["/data/game"] == bytearray(b"1")
+
+
+def test_deinit_turns_interrupts_timer_and_tone_off():
+    hal, clock, panel = oled_hal()
+    hal.buzzer.play(1000, 100, 500)
+    hal.deinit()
+    assert not m.state.timers[0].running
+    assert not m.state.pwms[13].enabled
+    m.Pin(14).drive(0)
+    assert not hal.edges.pending()
+
+
+class NoPlay(SegmentBoard):
+    BUTTONS = {b.LEFT: 14, b.RIGHT: 15}
+
+
+class Crt(OledBoard):
+    DISPLAY = "crt"
+
+
+def test_boards_missing_a_required_button_or_with_an_unknown_display_are_refused():
+    m.reset()
+    clock = m.Clock()
+    raises(ValueError, Rp2040Hal, m, NoPlay, clock.ticks_ms, clock.sleep_us)
+    raises(ValueError, Rp2040Hal, m, Crt, clock.ticks_ms, clock.sleep_us)
+
+
+def board_modules():
+    folder = boards.__file__.rsplit("/", 1)[0]
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py") and name != "__init__.py":
+            yield __import__("boards." + name[:-3], None, None, ["NAME"])
+
+
+def test_every_board_in_boards_builds_a_working_hal():
+    count = 0
+    for board in board_modules():
+        m.reset()
+        clock = m.Clock()
+        if board.DISPLAY == "oled":
+            m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, Ssd1306Panel())
+        else:
+            Tm1637Chip(m.line(board.TM1637_LEFT_CLK), m.line(board.TM1637_LEFT_DIO))
+            Tm1637Chip(m.line(board.TM1637_RIGHT_CLK), m.line(board.TM1637_RIGHT_DIO))
+        fs = FakeFs()
+        hal = Rp2040Hal(m, board, clock.ticks_ms, clock.sleep_us, True, fs, fs.open)
+        hal.display.show(bytearray(1024 if board.DISPLAY == "oled" else 8))
+        if board.DISPLAY == "oled":
+            assert hal.display.errors == 0
+        else:
+            assert hal.display.left.acked and hal.display.right.acked
+        for button, gpio in board.BUTTONS.items():
+            m.Pin(gpio).drive(0)
+            assert hal.edges.pop() and hal.edges.button == button and hal.edges.pressed
+        hal.feed()
+        count += 1
+    assert count >= 1
