@@ -1,0 +1,80 @@
+# The firmware as main.py assembles it, on the fake machine: levers on GPIOs, frames on the panel.
+from app.clock_app import STATE_NAMES, ClockApp
+from app.runner import Runner
+from boards import pico_oled
+from clock.game import View
+from fake_devices import Ssd1306Panel
+from fakes import fake_machine as m
+from fakes.fake_fs import FakeFs
+from hal.rp2040.hal import Rp2040Hal
+from ui.oled import OledScreen
+
+
+class Bench:
+    """A Pico on the bench: a 1 kHz timer that fires as time passes, and hands on the levers."""
+
+    def __init__(self, fs=None, start=500):
+        m.reset()
+        self.clock = m.Clock(start)
+        self.panel = m.bus(0).attach(pico_oled.OLED_ADDRESS, Ssd1306Panel())
+        self.fs = fs if fs is not None else FakeFs()
+        self.hal = Rp2040Hal(
+            m,
+            pico_oled,
+            self.clock.ticks_ms,
+            self.clock.sleep_us,
+            watchdog=True,
+            fs=self.fs,
+            opener=self.fs.open,
+        )
+        self.app = ClockApp(self.hal, tuple(pico_oled.BUTTONS), OledScreen(), self.hal.ticks_ms())
+        self.runner = Runner(self.hal, self.app)
+        self.actions = []  # (ms, gpio, level)
+        self.timer = m.state.timers[0]
+        m.state.idle_hook = self.millisecond
+
+    def millisecond(self):
+        self.clock.advance(1)
+        now = self.clock.ms
+        while self.actions and self.actions[0][0] <= now:
+            _, gpio, level = self.actions.pop(0)
+            m.Pin(gpio).drive(level)
+        self.timer.fire()
+
+    def press(self, button, at, hold=80):
+        gpio = pico_oled.BUTTONS[button]
+        self.actions.append((at, gpio, 0))
+        self.actions.append((at + hold, gpio, 1))
+        self.actions.sort()
+
+    def run_until(self, ms):
+        while self.clock.ms < ms:
+            self.runner.step()
+
+    def shown(self, side):
+        app = self.app
+        return app.game.view(app.player_on(side), self.clock.ms, View()).time_ms
+
+
+def test_a_game_on_the_board_levers_charge_exactly_and_the_panel_shows_every_frame():
+    bench = Bench()
+    bench.press(1, 1000)  # the right lever (logical RIGHT = 1) starts the left clock
+    bench.press(0, 4000)  # the left lever, 3 s later
+    bench.runner.step()
+    assert bench.panel.on and bytes(bench.panel.ram) == bytes(bench.app.screen.frame)
+    bench.run_until(4600)
+    app = bench.app
+    assert STATE_NAMES[app.state] == "running" and app.game.plies() == 1
+    assert bench.shown(0) == 5 * 60000 + 3000 - 3000  # Blitz 5+3, Fischer: 5:03 less 3 s
+    assert bench.shown(1) == 5 * 60000 + 3000 - (bench.clock.ms - 4000)
+    assert bytes(bench.panel.ram) == bytes(app.screen.frame)  # what the app drew is shown
+    assert m.state.watchdogs[0].feeds > 0
+
+
+def test_power_comes_back_with_the_game_offered_paused():
+    bench = Bench()
+    bench.press(1, 1000)
+    bench.press(0, 4000)
+    bench.run_until(9000)
+    again = Bench(fs=bench.fs, start=77)
+    assert STATE_NAMES[again.app.state] == "resume"
