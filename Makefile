@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.installed
 
-.PHONY: sim test replay-demo format clean
+.PHONY: sim test bench format clean
 
 $(READY): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,9 @@ sim: $(READY)
 
 test: $(READY)
 	bash tests/run_all.sh
+
+bench: $(READY)
+	$(BIN)/python bench/run.py
 
 format: $(READY)
 	$(BIN)/black -q -l 99 firmware hal sim tests boards conftest.py

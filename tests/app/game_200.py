@@ -16,8 +16,18 @@ from harness import Clock  # noqa: E402
 MOVES = 200
 
 
+class CountingDisplay:
+    """The board's driver sends the frame itself; the virtual recorder would copy 1 KB a write."""
+
+    writes = 0
+
+    def show(self, frame):
+        self.writes += 1
+
+
 def main():
     clock = Clock(preset="FIDE classical", fs=MiniFs())
+    clock.hal.display = CountingDisplay()
     reference = Game(clock.app.preset().setup())
     seed = 12345
     now = 5000
