@@ -1,4 +1,7 @@
 # Boot: the board's HAL, the screen for its display, the app; then the loop, for years.
+import os
+import select
+import sys
 import time
 
 import machine
@@ -7,7 +10,11 @@ import micropython
 import board
 from app.clock_app import ClockApp
 from app.runner import Runner
+from app.serial_channel import LeaveForRepl
+from hal.buttons import PLAY
+from hal.rp2040 import usb_serial
 from hal.rp2040.hal import Rp2040Hal
+from hal.storage import Storage
 
 micropython.alloc_emergency_exception_buf(100)
 
@@ -23,9 +30,20 @@ def screen_for(kind):
 
 
 def main():
+    # PLAY held at power-on, or the REPL command, leaves the board at the REPL for flashing:
+    # decided before the HAL starts, so no watchdog runs and Ctrl-C works.
+    if usb_serial.app_skipped(machine, Storage(board.STORAGE_ROOT, os, open), board.BUTTONS[PLAY]):
+        print("clock: app skipped (PLAY held or REPL asked): REPL")
+        return
     hal = Rp2040Hal(machine, board, time.ticks_ms, time.sleep_us, watchdog=True)
+    hal.serial = usb_serial.UsbSerial(sys, select, micropython)  # stray bytes no longer Ctrl-C
     app = ClockApp(hal, tuple(board.BUTTONS), screen_for(board.DISPLAY), hal.ticks_ms())
-    Runner(hal, app).run()
+    try:
+        Runner(hal, app).run()
+    except LeaveForRepl:
+        hal.serial.close()
+        hal.deinit()
+        usb_serial.reboot_to_repl(machine, hal.storage)
 
 
 main()

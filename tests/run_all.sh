@@ -9,7 +9,7 @@ echo "== tier 1: pytest under CPython"
 "$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
-"$BIN/micropython" tests/mprun.py core notation hal ui app faults || failed+=("micropython")
+"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial || failed+=("micropython")
 
 echo "== tier 3: mpy-cross compiles everything that goes on the board"
 rm -rf build/mpy

@@ -1,6 +1,6 @@
 # The main loop: sleep until something is due, take the edges, bring the app up to now, draw.
-from hal.debounce import Debouncer
 from hal import buttons
+from hal.debounce import Debouncer
 
 
 class Runner:
@@ -10,12 +10,22 @@ class Runner:
         self.debouncer = Debouncer(buttons.COUNT)
         self._accept = self.debouncer.accept
         self._edge = app.gestures.edge
+        self.channel = None
+        if getattr(hal, "serial", None) is not None:
+            from app.serial_channel import SerialChannel
+
+            self.channel = SerialChannel(hal.serial, app)
 
     def step(self):
-        """One pass. Allocates nothing while a game runs (menus and saves aside)."""
+        """One pass. Allocates nothing while a game runs (menus, saves and commands aside)."""
         hal = self.hal
         app = self.app
-        hal.wait(app.next_wake(hal.ticks_ms()))
+        channel = self.channel
+        start = hal.ticks_ms()
+        until = app.next_wake(start)
+        if channel is not None:
+            until = channel.wake_by(until, start)
+        hal.wait(until)
         # `now` is read before the edges are taken: every edge stamped up to `now` is in the
         # ring already, so no flag is declared at `now` ahead of an earlier press.
         now = hal.ticks_ms()
@@ -24,6 +34,8 @@ class Runner:
             if self._accept(edges.button, edges.pressed, edges.stamp):
                 self._edge(edges.button, edges.pressed, edges.stamp)
         app.tick(now)
+        if channel is not None:
+            channel.poll(now)
         app.render(now)
         hal.feed()
 

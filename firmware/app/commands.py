@@ -1,0 +1,249 @@
+# The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
+import json
+
+from app.clock_app import (
+    EVENT_NAMES,
+    S_ARBITER,
+    S_EDIT,
+    S_INTERIM,
+    S_MENU,
+    S_PAUSED,
+    S_READY,
+    S_RESUME,
+    S_RUNNING,
+    STATE_NAMES,
+)
+from app.serial_channel import LeaveForRepl
+from clock.game import HALTED, PAUSED, PLAYING, REASON_NAMES, RUNNING, TIME, View
+from notation.errors import PresetError
+
+SIDES = ("first", "second")
+HELP = (
+    "PRESET LIST                 the presets, numbered from 1",
+    "PRESET ADD <name> = <spec>  add a preset (or replace the one of that name)",
+    "PRESET DEL <n>              delete preset n (not the game in progress's)",
+    "PRESET USE <n>              choose preset n for the next game (no game in progress)",
+    "STATE                       the clock as JSON",
+    "SET MUTE ON|OFF             sound off or on",
+    "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
+    "PING                        answers OK pong",
+    "REPL                        reboot to the MicroPython REPL (no game in progress)",
+    "HELP                        this list",
+)
+# A game has begun and not ended (a saved game offered on boot counts).
+_IN_PROGRESS = (S_RUNNING, S_INTERIM, S_PAUSED, S_ARBITER, S_RESUME)
+_CLOSE_MENU = "ERR close the menu on the clock first"
+_IN_GAME = "ERR a game is in progress: finish it or start a new one first"
+
+
+def run(channel, text, now):
+    """Obey one command line (printable ASCII, no line end); answer on `channel`."""
+    words = text.split(None, 2)
+    if not words:
+        return
+    verb = words[0].upper()
+    send = channel.send
+    app = channel.app
+    if verb == "PRESET":
+        _preset(channel, app, words, now)
+    elif verb == "STATE" and len(words) == 1:
+        send("OK " + json.dumps(state(app, now)))
+    elif verb == "SET":
+        if len(words) == 3 and words[1].upper() == "MUTE" and words[2].upper() in ("ON", "OFF"):
+            muted = words[2].upper() == "ON"
+            app.settings.muted = app.sounds.muted = app.status.muted = muted
+            app.settings.save()
+            send("OK mute " + ("on" if muted else "off"))
+        else:
+            send("ERR usage: SET MUTE ON|OFF")
+    elif verb == "STREAM":
+        if len(words) == 2 and words[1].upper() in ("ON", "OFF"):
+            channel.streaming = words[1].upper() == "ON"
+            send("OK stream " + ("on" if channel.streaming else "off"))
+        else:
+            send("ERR usage: STREAM ON|OFF")
+    elif verb == "HELP" and len(words) == 1:
+        for line in HELP:
+            send(line)
+        send("OK %d commands" % len(HELP))
+    elif verb == "PING" and len(words) == 1:
+        send("OK pong")
+    elif verb == "REPL" and len(words) == 1:
+        if not channel.repl:
+            send("ERR no REPL to go to here")
+        elif app.state in _IN_PROGRESS:
+            send(_IN_GAME)
+        else:
+            send("OK leaving for the REPL")
+            raise LeaveForRepl()
+    elif verb in ("STATE", "HELP", "PING", "REPL"):
+        send("ERR usage: " + verb)
+    else:
+        send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
+
+
+def _preset(channel, app, words, now):
+    send = channel.send
+    action = words[1].upper() if len(words) > 1 else ""
+    presets = app.presets
+    if action == "LIST" and len(words) == 2:
+        for index, item in enumerate(presets.items):
+            send("%d %s = %s" % (index + 1, item.name, item.spec))
+        send("OK %d presets" % len(presets.items))
+        return
+    if action == "ADD" and len(words) == 3:
+        if app.state in (S_MENU, S_EDIT):
+            send(_CLOSE_MENU)
+            return
+        name, equals, spec = words[2].partition("=")
+        if not equals:
+            send("ERR usage: PRESET ADD <name> = <spec>")
+            return
+        _add(send, app, name, spec)
+        return
+    if action in ("DEL", "USE") and len(words) == 3:
+        number = words[2].strip()
+        count = len(presets.items)
+        if not number.isdigit() or not 1 <= int(number) <= count:
+            send("ERR no preset %s (they are 1 to %d)" % (_quote(number), count))
+        elif app.state in (S_MENU, S_EDIT):
+            send(_CLOSE_MENU)
+        elif action == "DEL":
+            _delete(send, app, int(number) - 1)
+        else:
+            _use(send, app, int(number) - 1)
+        return
+    send("ERR usage: PRESET LIST | PRESET ADD <name> = <spec> | PRESET DEL <n> | PRESET USE <n>")
+
+
+def _add(send, app, name, spec):
+    presets = app.presets
+    before = list(presets.items)
+    replacing = False
+    for item in before:
+        replacing = replacing or item.name == name.strip()
+    try:
+        index = presets.add(name, spec)
+    except PresetError as error:
+        send("ERR %s" % error)
+        return
+    except OSError as error:  # flash full or failing: keep the list as storage has it
+        presets.items = before
+        send("ERR the presets could not be saved (%s)" % error)
+        return
+    preset = presets.items[index]
+    if app.state == S_READY and index == app.settings.preset:
+        app.new_game()  # the chosen preset changed: the clock shows its new times
+    verb = "replaced" if replacing else "added"
+    send("OK %s %d %s: %s" % (verb, index + 1, preset.name, preset.summary()))
+
+
+def _delete(send, app, index):
+    presets = app.presets
+    settings = app.settings
+    chosen = settings.preset
+    name = presets.items[index].name
+    if len(presets.items) == 1:
+        send("ERR the last preset cannot be deleted")
+        return
+    if index == chosen and app.state in _IN_PROGRESS:
+        send(
+            "ERR preset %d is the game in progress's: finish it or start a new one first"
+            % (index + 1)
+        )
+        return
+    presets.remove(index)
+    tail = ""
+    if index < chosen:
+        settings.preset = chosen - 1
+        settings.save()
+    elif index == chosen:
+        settings.preset = 0
+        settings.save()
+        tail = "; chosen now: 1 " + presets.items[0].name
+        if app.state == S_READY:
+            app.new_game()
+    send("OK deleted %d %s%s" % (index + 1, name, tail))
+
+
+def _use(send, app, index):
+    if app.state in _IN_PROGRESS:
+        send(_IN_GAME)
+        return
+    preset = app.presets.items[index]
+    try:
+        summary = preset.summary()
+    except PresetError as error:  # stored by an older firmware that read it differently
+        send("ERR %s" % error)
+        return
+    app.settings.preset = index
+    app.settings.save()
+    app.new_game()
+    send("OK using %d %s: %s" % (index + 1, preset.name, summary))
+
+
+def _quote(text):
+    return '"' + (text if len(text) <= 20 else text[:17] + "...") + '"'
+
+
+# --- the clock as JSON: the field names of sim/replay.py's side(), per side -------------------
+
+
+def side(game, player, now):
+    view = game.view(player, now, View())
+    return {
+        "player": SIDES[player],
+        "remaining_ms": view.time_ms,
+        "stage": view.stage,
+        "periods_left": view.periods_left if view.periods_left >= 0 else None,
+        "moves_left": view.moves_left if view.moves_left >= 0 else None,
+        "reserve_ms": view.reserve_ms if view.reserve_ms >= 0 else None,
+        "penalty_ms": view.penalty_ms,
+        "soft_timeout": view.soft_timeout,
+        "flagged": view.flagged,
+        "running": view.running,
+        "moves": view.moves,
+    }
+
+
+def result(game):
+    reason = game.reason()
+    if reason == PLAYING:
+        return None
+    if reason == TIME:
+        return {"reason": "time", "loser": SIDES[game.loser()]}
+    if reason == HALTED:
+        return {"reason": "halted"}
+    return {"reason": REASON_NAMES[reason]}
+
+
+def state(app, now):
+    game = app.game
+    chosen = app.preset()
+    name = None
+    if chosen.spec == app.spec:
+        name = chosen.name
+    else:
+        index = app.presets.index_of(app.spec)
+        if index >= 0:
+            name = app.presets.items[index].name
+    started = game.state() in (RUNNING, PAUSED)
+    return {
+        "state": STATE_NAMES[app.state],
+        "preset": name,
+        "spec": app.spec,
+        "chosen": app.settings.preset + 1,
+        "muted": app.settings.muted,
+        "turn": SIDES[game.turn()] if started else None,
+        "plies": game.plies(),
+        "left": side(game, app.player_on(0), now),
+        "right": side(game, app.player_on(1), now),
+        "result": result(game),
+        "stamp": now,
+    }
+
+
+def event_json(app, event, stamp):
+    record = state(app, stamp)
+    record["event"] = EVENT_NAMES[event]
+    return json.dumps(record)

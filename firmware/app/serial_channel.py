@@ -1,0 +1,137 @@
+# The serial command channel: bytes to lines without allocating, replies, the EV state stream.
+#
+# `port` is the HAL's serial object (read_into(buf) -> count, never blocking; write(data)).
+# poll(now) is called once per pass of the main loop. It takes what bytes are there into a
+# preallocated line buffer and allocates nothing until a complete line is in: a pass with no
+# complete line costs a few attribute reads. A line is a command only if it is printable
+# ASCII and fits the buffer; anything else is answered with one ERR line and never obeyed.
+# The commands themselves are in app/commands.py, loaded at the first complete line.
+from micropython import const
+
+from clock.ticks import add, diff
+
+MAX_LINE = const(250)  # bytes in a command line, without its CR/LF
+_CHUNK = const(64)  # bytes taken from the port per read
+_LINES_PER_POLL = const(4)  # lines answered per pass; more wait for the next pass
+_CR = const(13)
+_LF = const(10)
+_AWAKE_MS = const(2000)  # after input, the loop wakes often this long (a host is talking)
+_PROMPT_MS = const(20)  # how often, then
+
+
+class LeaveForRepl(Exception):
+    """Raised out of poll() after the REPL command was answered: main.py catches it."""
+
+
+class SerialChannel:
+    def __init__(self, port, app, repl=True):
+        self.port = port
+        self.app = app
+        self.repl = repl  # False where there is no REPL to go to (the simulator)
+        self.streaming = False
+        self.answered = 0  # lines answered so far (tests and diagnostics)
+        self._line = bytearray(MAX_LINE)
+        self._length = 0
+        self._long = False  # the line in progress overflowed: discard it up to its end
+        self._bad = -1  # the first byte of the line in progress that is not printable
+        self._after_cr = False
+        self._chunk = bytearray(_CHUNK)
+        self._next = 0  # bytes of _chunk not yet taken: _next up to _end
+        self._end = 0
+        self._read = port.read_into  # bound once: poll() allocates nothing
+        self._heard = -1  # stamp of the last input, or -1
+        self._commands = None
+        self._previous = app.listener
+        app.listener = self._on_event
+
+    # --- input ---------------------------------------------------------------------------
+
+    def poll(self, now):
+        """Take the bytes available and answer every complete line (up to a few per pass)."""
+        answered = 0
+        chunk = self._chunk
+        while answered < _LINES_PER_POLL:
+            if self._next >= self._end:
+                count = self._read(chunk)
+                if not count:
+                    return
+                self._next = 0
+                self._end = count
+                self._heard = now
+            byte = chunk[self._next]
+            self._next += 1
+            if byte == _CR or byte == _LF:
+                if byte == _LF and self._after_cr:
+                    self._after_cr = False  # the LF of a CRLF
+                    continue
+                self._after_cr = byte == _CR
+                if self._length or self._long or self._bad >= 0:
+                    self._finish(now)
+                    answered += 1
+                continue
+            self._after_cr = False
+            if self._length >= MAX_LINE:
+                self._long = True
+                continue
+            if self._bad < 0 and not 32 <= byte < 127:
+                self._bad = byte
+            self._line[self._length] = byte
+            self._length += 1
+
+    def _finish(self, now):
+        length = self._length
+        long = self._long
+        bad = self._bad
+        self._length = 0
+        self._long = False
+        self._bad = -1
+        self.answered += 1
+        if long:
+            self.send("ERR line too long (max %d bytes)" % MAX_LINE)
+        elif bad >= 0:
+            self.send("ERR byte 0x%02x in the line: commands are printable ASCII" % bad)
+        else:
+            self._obey(bytes(self._line[:length]).decode(), now)
+
+    def _obey(self, text, now):
+        if self._commands is None:
+            from app import commands
+
+            self._commands = commands
+        try:
+            self._commands.run(self, text, now)
+        except LeaveForRepl:
+            raise
+        except Exception as error:  # a bug must not stop the clock: say so and carry on
+            self.send("ERR internal error: %s %s" % (type(error).__name__, error))
+
+    def backlog(self):
+        """Whether bytes taken from the port wait for the next pass (more lines than one pass
+        answers came at once)."""
+        return self._next < self._end
+
+    def wake_by(self, until, now):
+        """The loop's next wake-up `until`, made sooner while a host has spoken recently, so a
+        conversation gets prompt answers and an idle clock still sleeps long."""
+        heard = self._heard
+        if heard < 0 or not 0 <= diff(now, heard) < _AWAKE_MS:
+            return until
+        soon = add(now, _PROMPT_MS)
+        return soon if diff(until, soon) > 0 else until
+
+    # --- output --------------------------------------------------------------------------
+
+    def send(self, line):
+        """One reply line, CRLF-terminated."""
+        self.port.write((line + "\r\n").encode())
+
+    def _on_event(self, event, stamp):
+        previous = self._previous
+        if previous is not None:
+            previous(event, stamp)
+        if self.streaming:
+            if self._commands is None:
+                from app import commands
+
+                self._commands = commands
+            self.send("EV " + self._commands.event_json(self.app, event, stamp))

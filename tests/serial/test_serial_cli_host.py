@@ -1,0 +1,214 @@
+# The host tool against the app served on a pseudo-terminal (`python -m sim.serial_cli serve
+# --pty` in a subprocess), through pyserial: presets files, listing, garbage, a running game.
+import json
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from sim import serial_cli
+from sim.pty_serial import PtySerial
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Served:
+    def __init__(self, *options):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sim.serial_cli", "serve", "--pty", "--keys", *options],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.path, self.preset = self._header()
+
+    def _header(self):
+        """The two lines serve prints when ready: `serial: PATH`, `preset: NAME`."""
+        out = self.process.stdout.fileno()
+        text = b""
+        deadline = time.monotonic() + 10
+        while text.count(b"\n") < 2:
+            left = deadline - time.monotonic()
+            assert left > 0 and select.select([out], [], [], left)[0], "serve printed nothing"
+            chunk = os.read(out, 1024)
+            assert chunk, self.process.stderr.read().decode()
+            text += chunk
+        lines = text.decode().splitlines()
+        assert lines[0].startswith("serial: ") and lines[1].startswith("preset: "), lines
+        return lines[0][8:], lines[1][8:]
+
+    def key(self, name):
+        self.process.stdin.write(name.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
+@pytest.fixture
+def clock():
+    served = Served()
+    yield served
+    served.stop()
+
+
+def run(capsys, *argv):
+    status = serial_cli.main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err.splitlines()
+
+
+def state(path):
+    link = serial_cli.Link(path, timeout=5)
+    try:
+        lines, final = link.command("STATE")
+    finally:
+        link.close()
+    assert final.startswith("OK {"), final
+    return json.loads(final[3:])
+
+
+def write_presets(tmp_path, text):
+    path = tmp_path / "presets.txt"
+    path.write_text(text)
+    return str(path)
+
+
+GOOD = """# club presets
+FIDE classical 2 = chessclock:40/90/30, G/30/30
+
+Blitz 3+2 club = G/3/2
+Go byoyomi = sgf:TM[1800]OT[5x30 byo-yomi]
+"""
+
+
+def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path):
+    status, out, err = run(
+        capsys, "presets", "send", write_presets(tmp_path, GOOD), "--port", clock.path
+    )
+    assert status == 0, err
+    assert out[0].endswith(
+        "presets.txt:2: OK added 17 FIDE classical 2: 90 min + 30 s/move; +30 min after move 40"
+    )
+    assert out[1].endswith("presets.txt:4: OK added 18 Blitz 3+2 club: 3 min + 2 s/move")
+    assert "presets.txt:5: OK added 19 Go byoyomi" in out[2]
+    assert out[-1] == "3 added, 0 refused"
+    status, out, _ = run(capsys, "presets", "list", "--port", clock.path)
+    assert status == 0
+    assert out[16:] == [
+        "17 FIDE classical 2 = chessclock:40/90/30, G/30/30",
+        "18 Blitz 3+2 club = G/3/2",
+        "19 Go byoyomi = sgf:TM[1800]OT[5x30 byo-yomi]",
+        "OK 19 presets",
+    ]
+
+
+def test_an_invalid_file_lists_every_bad_line_and_sends_nothing(clock, capsys, tmp_path):
+    text = GOOD + "no equals sign\nBad = chessclock:40/90/30, X/30\n" + "x" * 30 + " = G/5\n"
+    text += "Blitz 3+2 club = G/3/3\nToml = pcn:periods = [{duration_ms = 60000}]\n"
+    status, out, err = run(
+        capsys, "presets", "send", write_presets(tmp_path, text), "--port", clock.path
+    )
+    assert status == 2 and out == []
+    assert [line.split(":")[1] for line in err[:-1]] == ["6", "7", "8", "9", "10"]
+    assert err[0].endswith("expected 'name = spec'")
+    assert "at character 11" in err[1] and "1 to 24 characters" in err[2]
+    assert "is on line 4 already" in err[3] and "TOML is read on the desktop" in err[4]
+    assert err[-1] == "error: 5 invalid line(s); nothing sent"
+    assert run(capsys, "presets", "list", "--port", clock.path)[1][-1] == "OK 16 presets"
+
+
+def test_a_refusal_by_the_clock_exits_1(clock, capsys, tmp_path):
+    clock.key("s")  # SET opens the preset menu: the clock refuses changes until it closes
+    deadline = time.monotonic() + 5
+    while state(clock.path)["state"] != "menu":
+        assert time.monotonic() < deadline
+    status, out, _ = run(
+        capsys, "presets", "send", write_presets(tmp_path, GOOD), "--port", clock.path
+    )
+    assert status == 1
+    assert out[0].endswith(": ERR close the menu on the clock first")
+    assert out[-1] == "0 added, 3 refused"
+
+
+def test_garbage_is_answered_with_errors_and_the_game_runs_on(clock, capsys):
+    clock.key("r")  # the right lever starts the game
+    deadline = time.monotonic() + 5
+    while state(clock.path)["state"] != "running":
+        assert time.monotonic() < deadline
+    rng = random.Random(6)
+    port = serial.Serial(clock.path, 115200, timeout=0.1)
+    port.write(rng.randbytes(3000) + b"\x03\x00 PRESET USE 2\n" + b"Q" * 5000 + b"\n")
+    port.write(b"PRESET USE 2\nSTATE\n")
+    lines = []
+    deadline = time.monotonic() + 5
+    while not (lines and lines[-1].startswith("OK {")):
+        assert time.monotonic() < deadline, lines
+        line = port.readline().decode("ascii", "replace").strip()
+        if line:
+            lines.append(line)
+    port.close()
+    assert all(line.startswith("ERR ") for line in lines[:-1])
+    assert "ERR line too long (max 250 bytes)" in lines
+    assert lines[-2] == "ERR a game is in progress: finish it or start a new one first"
+    now = json.loads(lines[-1][3:])
+    assert now["state"] == "running" and now["chosen"] == 1 and now["left"]["running"]
+    status, out, err = run(capsys, "command", "--port", clock.path, "HELP")
+    assert status == 0 and out[-1] == "OK 10 commands"
+    status, out, err = run(capsys, "command", "--port", clock.path, "REPL")
+    assert status == 1 and err == ["ERR no REPL to go to here"]  # the simulator has none
+
+
+def test_a_clock_that_does_not_answer_and_a_port_that_is_not_there(capsys):
+    silent = PtySerial()  # a port nobody serves
+    try:
+        status, _, err = run(capsys, "command", "--port", silent.path, "--timeout", "0.3", "PING")
+    finally:
+        silent.close()
+    assert status == 1 and "no answer to PING" in err[0]
+    status, _, err = run(capsys, "presets", "list", "--port", "/dev/no-such-clock")
+    assert status == 1 and err[0].startswith("error: cannot open /dev/no-such-clock")
+
+
+def test_check_says_what_the_board_would_refuse():
+    assert serial_cli.check("Short", "G/5/3") is None
+    assert "printable ASCII" in serial_cli.check("Blitz ä", "G/5/3")
+    long_spec = "pcn:[" + ", ".join(['{"duration_ms": 60000}'] * 12) + "]"
+    assert "the clock takes 250" in serial_cli.check("Long", long_spec)
+    assert "TOML" in serial_cli.check("Toml", "pcn:periods = [{duration_ms = 60000}]")
+    assert "tomllib" not in sys.modules or sys.modules["tomllib"] is not None
+
+
+def test_serve_refuses_an_unknown_board_and_a_bad_preset():
+    for options, message in (
+        (["--board", "nope"], "unknown board"),
+        (["--preset", "G/5x"], "G/5x"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "sim.serial_cli", "serve", "--pty", *options],
+            cwd=ROOT,
+            capture_output=True,
+            timeout=20,
+        )
+        assert done.returncode == 2 and message in done.stderr.decode()
+
+
+def test_serve_with_a_board_and_a_preset():
+    served = Served("--board", "pico_tm1637", "--preset", "G/15/10")
+    try:
+        assert served.preset == "Simulator"
+        now = state(served.path)
+        assert now["spec"] == "G/15/10" and now["left"]["remaining_ms"] == 15 * 60000
+    finally:
+        served.stop()

