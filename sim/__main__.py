@@ -1,11 +1,19 @@
-# python -m sim: the simulator's command line.
+# python -m sim: the simulator's command line (the interactive simulator, `script`, `replay`).
 import argparse
+import os
 import sys
+import tempfile
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from notation import registry
 from notation.errors import PresetError
+from sim import boards, serial_cli
 from sim import replay as replaying
+
+DESCRIPTION = """\
+With no command: the interactive simulator, the board's own firmware in this terminal
+(the keys are on screen). `script` runs timed presses in virtual time and prints the
+frames; `replay` prints a game's clocks after each ply as JSON Lines."""
 
 
 def replay_command(args):
@@ -43,9 +51,131 @@ def load_record(path):
     return setup, elapsed
 
 
+def state_dir(board):
+    """Where a board's files live between runs: a per-user state directory."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join("~", ".local", "state")
+    return os.path.join(os.path.expanduser(base), "tournament-clock", board.NAME)
+
+
+def command_line_preset(text, format, mode):
+    """The --preset as one stored line, or None; PresetError as the parser says it."""
+    if text is None:
+        if format != "auto" or mode is not None:
+            raise ValueError("--format and --mode go with --preset")
+        return None
+    return boards.preset_spec(text, format, mode)
+
+
+def interactive_command(args):
+    try:
+        board = boards.load(args.board)
+        spec = command_line_preset(args.sim_preset, args.sim_format, args.sim_mode)
+    except (ValueError, PresetError) as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    if args.list_boards:
+        for name in boards.names():
+            print(boards.summary(boards.load(name)))
+        return 0
+    folder = args.state or state_dir(board)
+    if args.list_presets:
+        return list_presets(None if args.fresh else folder)
+    from sim import interactive
+
+    if not args.fresh:
+        return interactive.play(board, spec, folder)
+    with tempfile.TemporaryDirectory(prefix="clock-sim-") as fresh:
+        return interactive.play(board, spec, fresh, "fresh (a temporary directory)")
+
+
+def list_presets(folder):
+    """The preset list the board's storage holds (the defaults when it holds none)."""
+    from app.presets import Presets
+    from hal.storage import Storage
+    from notation.describe import describe
+
+    with tempfile.TemporaryDirectory(prefix="clock-sim-") as empty:
+        presets = Presets(Storage(os.path.abspath(folder or empty), os, open))
+    for number, preset in enumerate(presets.items, 1):
+        try:
+            about = describe(preset.setup())
+        except PresetError as error:
+            about = "error: %s" % error
+        print("%2d. %s: %s\n    %s" % (number, preset.name, about, preset.spec))
+    return 0
+
+
+def script_command(args):
+    from sim import script
+
+    try:
+        board = boards.load(args.script_board or args.board)
+        spec = command_line_preset(
+            args.script_preset or args.sim_preset,
+            args.script_format if args.script_preset else args.sim_format,
+            args.script_mode if args.script_preset else args.sim_mode,
+        )
+        text = read_script(args.file)
+        script.run(text, board, spec, print, "stdin" if args.file == "-" else args.file)
+        sys.stdout.flush()
+    except (ValueError, PresetError) as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `| head`: the reader left; no traceback at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def read_script(path):
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise ValueError("cannot read %s: %s" % (path, error.strerror))
+    except UnicodeError:
+        raise ValueError("%s is not UTF-8 text" % path)
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="python -m sim", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m sim",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--board", metavar="NAME", default=boards.DEFAULT, help="a boards/ module (--list-boards)"
+    )
+    parser.add_argument(
+        "--preset", dest="sim_preset", metavar="SPEC", help='the time control, e.g. "G/5/3"'
+    )
+    parser.add_argument(
+        "--format", dest="sim_format", default="auto", choices=("auto",) + registry.FORMATS
+    )
+    parser.add_argument(
+        "--mode", dest="sim_mode", choices=registry.MODES, help="increment mode (chessclock)"
+    )
+    parser.add_argument(
+        "--state",
+        metavar="DIR",
+        help="where the board's files are kept (default: ~/.local/state/tournament-clock/BOARD)",
+    )
+    parser.add_argument("--fresh", action="store_true", help="start from empty, temporary storage")
+    parser.add_argument("--list-presets", action="store_true", help="the board's preset list")
+    parser.add_argument("--list-boards", action="store_true", help="the boards there are")
+    parser.set_defaults(run=interactive_command)
     commands = parser.add_subparsers(dest="command")
+    run = commands.add_parser("script", help="timed presses in virtual time, frames as text")
+    run.add_argument("file", help="the script (README: The simulator), - for stdin")
+    run.add_argument("--board", dest="script_board", metavar="NAME", help="a boards/ module")
+    run.add_argument("--preset", dest="script_preset", metavar="SPEC", help="the time control")
+    run.add_argument(
+        "--format", dest="script_format", default="auto", choices=("auto",) + registry.FORMATS
+    )
+    run.add_argument("--mode", dest="script_mode", choices=registry.MODES)
+    run.set_defaults(run=script_command)
     play = commands.add_parser("replay", help="replay a game's move times as JSON Lines")
     play.add_argument("--preset", help="the time control, in any supported notation")
     play.add_argument("--format", default="auto", choices=("auto",) + registry.FORMATS)
@@ -55,16 +185,13 @@ def build_parser():
     play.add_argument("--moves", help="elapsed ms of each ply, first player first: 8000,12000")
     play.add_argument("--pcn", metavar="RECORD", help="a PCN game record (.json or .toml)")
     play.set_defaults(run=replay_command)
+    serial_cli.add_commands(commands)
     return parser
 
 
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        from sim import demo
-
-        return demo.main()
     return args.run(args)
 
 

@@ -40,5 +40,6 @@ class Runner:
         hal.feed()
 
     def run(self):
+        self.app.render(self.hal.ticks_ms())  # the first frame at once, not at the first wake
         while True:
             self.step()

@@ -1,0 +1,125 @@
+# The boards/ modules the simulator can be, and the app built for one as firmware/main.py does.
+import importlib
+import pkgutil
+
+import sim  # noqa: F401  (puts the firmware on the path)
+import boards as _package
+from app.clock_app import ClockApp
+from hal import buttons
+from notation import registry
+from notation.describe import describe
+from notation.errors import PresetError
+from sim import frames
+from sim.realtime import HEALTHY_MV
+
+DEFAULT = "pico_oled"
+COMMAND_LINE = "Command line"  # the name a --preset takes in the app's preset list
+
+
+def names():
+    """Every board module's name, the default first."""
+    found = sorted(info.name for info in pkgutil.iter_modules(_package.__path__))
+    found = [name for name in found if _is_board(importlib.import_module("boards." + name))]
+    found.sort(key=lambda name: name != DEFAULT)
+    return found
+
+
+def _is_board(module):
+    return all(hasattr(module, attr) for attr in ("NAME", "DISPLAY", "BUTTONS"))
+
+
+def load(name):
+    """The board module `name`; ValueError naming the boards there are when there is none."""
+    if name in names():
+        return importlib.import_module("boards." + name)
+    raise ValueError("no board %r; the boards are: %s" % (name, ", ".join(names())))
+
+
+def button_names(board):
+    return [buttons.NAMES[button] for button in sorted(board.BUTTONS)]
+
+
+def summary(board):
+    return "%-14s %-7s %s" % (board.NAME, board.DISPLAY, " ".join(button_names(board)))
+
+
+def battery_mv(board):
+    """A healthy supply where the board senses it; -1 (unknown) as its HAL says elsewhere."""
+    return -1 if getattr(board, "BATTERY_ADC", None) is None else HEALTHY_MV
+
+
+def screen_for(board):
+    if board.DISPLAY == "tm1637":
+        from ui.seg7 import SegScreen
+
+        return SegScreen()
+    from ui.oled import OledScreen
+
+    return OledScreen()
+
+
+def frame_text(board, frame):
+    """The frame as the board's display shows it, as lines of text."""
+    if frame is None:
+        return ""
+    if board.DISPLAY == "tm1637":
+        return frames.seg_text(frame)
+    return frames.oled_text(frame)
+
+
+def boxed(picture):
+    """The lines of a frame's picture in a +---+ box, as wide as the widest."""
+    width = max(len(line) for line in picture)
+    edge = "+" + "-" * width + "+"
+    return [edge] + ["|" + line.ljust(width) + "|" for line in picture] + [edge]
+
+
+def preset_spec(text, format="auto", mode=None):
+    """Preset text as given on the command line (with --format and --mode) -> one line of
+    "format:text" that the app's preset list stores and reads back to the same setup.
+    Raises PresetError as registry.parse does."""
+    setup = registry.parse(text, format, mode=mode)
+    prefixed, body = registry.split_prefix(text)
+    name = prefixed or (format if format not in ("auto", None) else None)
+    if name is None:
+        name = registry.detect(text, mode)[0]
+    if mode is not None:
+        body += " " + mode  # registry.parse took --mode: only the chessclock notation has one
+    candidates = [name + ":" + body.strip(), name + ":" + " ".join(body.split())]
+    for other in (name,) + registry.FORMATS:
+        try:
+            candidates.append(other + ":" + registry.format_as(other, setup))
+        except Exception:  # a notation that cannot say this setup
+            pass
+    for spec in candidates:
+        try:
+            if "\n" not in spec and registry.parse(spec) == setup:
+                return spec
+        except PresetError:
+            pass
+    raise PresetError("preset", text, None, "this preset cannot be stored on one line")
+
+
+def build_app(hal, board, spec=None):
+    """The board's app on `hal`; with `spec`, that preset is added as "Command line" and chosen
+    (a saved game still offers to resume first, as on the board)."""
+    app = ClockApp(hal, tuple(board.BUTTONS), screen_for(board), hal.ticks_ms())
+    if spec is not None:
+        app.settings.preset = app.presets.add(COMMAND_LINE, spec)
+        app.settings.save()
+        if app.menu is None:
+            app.new_game()
+    return app
+
+
+def preset_line(app):
+    """'Blitz 5+3: 5 min + 3 s/move', for the game the app is playing."""
+    if app.preset().spec == app.spec:
+        name = app.preset().name
+    else:  # a resumed game: its preset may be another, or no longer in the list
+        index = app.presets.index_of(app.spec)
+        name = app.presets.items[index].name if index >= 0 else "saved game"
+    try:
+        return "%s: %s" % (name, describe(registry.parse(app.spec)))
+    except PresetError:
+        return name

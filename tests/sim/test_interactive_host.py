@@ -1,0 +1,331 @@
+# The interactive simulator as a person uses it: keys into a pseudo-terminal, the screen read back.
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections import namedtuple
+
+import pexpect
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROWS, COLS = 45, 140
+Status = namedtuple("Status", "state left left_flag right right_flag")
+_STATUS = re.compile(r"state: (\w+)(?:  left (\S+)( FLAG)?  right (\S+)( FLAG)?)?")
+_SEQUENCE = re.compile(
+    r"\x1b\[([0-9;?>=]*)[ -/]*([@-~])|\x1b([()][0-9A-Za-z]|[^\[()])"
+    r"|([\x00-\x1a\x1c-\x1f])|([^\x00-\x1f]+)"
+)
+
+
+class Terminal:
+    """Just enough of an xterm to follow what ncurses writes to it: a grid of characters."""
+
+    def __init__(self, rows, cols):
+        self.resize(rows, cols)
+        self.y = self.x = 0
+        self._rest = ""
+
+    def resize(self, rows, cols):
+        self.rows, self.cols = rows, cols
+        self.grid = [[" "] * cols for _ in range(rows)]
+        self.y = self.x = 0
+
+    def lines(self):
+        return ["".join(row).rstrip() for row in self.grid]
+
+    def feed(self, data):
+        data = self._rest + data
+        self._rest = ""
+        at = 0
+        while at < len(data):
+            match = _SEQUENCE.match(data, at)
+            if match is None:
+                self._rest = data[at:]  # a sequence cut in two: wait for the rest
+                return
+            at = match.end()
+            params, final, escape, control, text = match.groups()
+            if text is not None:
+                for char in text:
+                    self._put(char)
+            elif control == "\r":
+                self.x = 0
+            elif control == "\n":
+                self.y = min(self.rows - 1, self.y + 1)
+            elif control == "\b":
+                self.x = max(0, self.x - 1)
+            elif final is not None and not params.startswith(("?", ">")):
+                self._csi([int(p) if p else 0 for p in params.split(";")], final)
+
+    def _put(self, char):
+        if self.x < self.cols and self.y < self.rows:
+            self.grid[self.y][self.x] = char
+        self.x += 1
+
+    def _csi(self, numbers, final):
+        n = max(1, numbers[0])
+        row = self.grid[self.y]
+        if final == "H":
+            self.y = min(self.rows, n) - 1
+            self.x = min(self.cols, max(1, numbers[1] if len(numbers) > 1 else 1)) - 1
+        elif final in "GdABCD":
+            moves = {"G": (self.y, n - 1), "d": (n - 1, self.x), "A": (self.y - n, self.x)}
+            moves.update({"B": (self.y + n, self.x), "C": (self.y, self.x + n)})
+            y, x = moves.get(final, (self.y, self.x - n))
+            self.y, self.x = max(0, min(self.rows - 1, y)), max(0, min(self.cols - 1, x))
+        elif final == "K":
+            start, end = {0: (self.x, self.cols), 1: (0, self.x + 1)}.get(
+                numbers[0], (0, self.cols)
+            )
+            row[start:end] = [" "] * (end - start)
+        elif final == "J":
+            first = self.y + 1 if numbers[0] == 0 else 0
+            if numbers[0] == 0:
+                row[self.x :] = [" "] * (self.cols - self.x)
+            for other in self.grid[first:]:
+                other[:] = [" "] * self.cols
+        elif final == "X":
+            end = min(self.cols, self.x + n)
+            row[self.x : end] = [" "] * (end - self.x)
+        elif final == "b":  # repeat the character before
+            for _ in range(n):
+                self._put(row[self.x - 1] if self.x else " ")
+        elif final == "@":  # insert blanks
+            row[self.x : self.x] = [" "] * n
+            del row[self.cols :]
+        elif final == "P":  # delete characters
+            del row[self.x : self.x + n]
+            row.extend([" "] * (self.cols - len(row)))
+
+
+_STARTED = []
+
+
+@pytest.fixture(autouse=True)
+def _end_sessions():
+    """A test that fails halfway leaves no simulator running."""
+    yield
+    while _STARTED:
+        _STARTED.pop().close(force=True)
+
+
+def _default_interrupt():
+    # A runner started in the background ignores SIGINT, and so would its children.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Session:
+    """`python -m sim ARGS` in a pseudo-terminal, then `stty -a` to show the terminal it left."""
+
+    def __init__(self, *args, rows=ROWS, cols=COLS):
+        command = shlex.join([sys.executable, "-m", "sim", *args])
+        env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        self.child = pexpect.spawn(
+            "bash",
+            ["-c", command + '; echo "exit=$?"; stty -a'],
+            cwd=ROOT,
+            env=env,
+            dimensions=(rows, cols),
+            encoding="utf-8",
+            preexec_fn=_default_interrupt,
+        )
+        self.term = Terminal(rows, cols)
+        self.raw = []
+        _STARTED.append(self.child)
+
+    def wait_for(self, found, timeout=10):
+        """Read the screen until found(lines) is true (returns that); fail after `timeout` s."""
+        end = time.monotonic() + timeout
+        while True:
+            result = found(self.term.lines())
+            if result:
+                return result
+            if time.monotonic() > end:
+                raise AssertionError("not on the screen:\n" + "\n".join(self.term.lines()))
+            try:
+                chunk = self.child.read_nonblocking(65536, timeout=0.05)
+            except pexpect.TIMEOUT:
+                continue
+            self.raw.append(chunk)
+            self.term.feed(chunk)
+
+    def status(self, wanted=lambda status: True, timeout=10):
+        """The plain status line once wanted(Status) is true: state, left, right, flags."""
+
+        def found(lines):
+            for line in lines:
+                match = _STATUS.match(line)
+                if match:
+                    status = Status(*match.groups())
+                    return status if wanted(status) else None
+            return None
+
+        return self.wait_for(found, timeout)
+
+    def released(self):
+        """Wait until the status line shows no button held down."""
+        state = re.compile("^state: ")
+        self.wait_for(
+            lambda lines: [line for line in lines if state.match(line) and "holding" not in line]
+        )
+
+    def resize(self, rows, cols):
+        self.term.resize(rows, cols)
+        self.child.setwinsize(rows, cols)
+
+    def finish(self):
+        """Wait for the program to end: (exit status it printed, the stty -a that followed)."""
+        self.child.expect(r"exit=(\d+)", timeout=10)
+        self.raw.append(self.child.before)
+        code = int(self.child.match.group(1))
+        self.child.expect(pexpect.EOF, timeout=10)
+        return code, self.child.before
+
+    def box(self):
+        """The display's picture: the lines inside the +---+ box."""
+        lines = self.term.lines()
+        bottom = next(i for i in range(1, len(lines)) if lines[i].startswith("+-"))
+        return [line[1:-1] for line in lines[1:bottom]]
+
+
+def _search(pattern, lines):
+    for line in lines:
+        found = re.search(pattern, line)
+        if found:
+            return found
+    return None
+
+
+def _seconds(text):
+    minutes, _, seconds = text.rpartition(":")
+    return int(minutes or 0) * 60 + float(seconds)
+
+
+def _restored(stty):
+    settings = stty.split()
+    return "icanon" in settings and "echo" in settings and "-icanon" not in settings
+
+
+def test_a_short_game_starts_pauses_flags_and_quits():
+    sim = Session("--fresh", "--preset", "pgn:3")
+    assert sim.status() == ("ready", "3.0", None, "3.0", None)
+    ready = sim.box()
+    sim.child.send("a")  # the left lever starts the right player's clock
+    first = sim.status(lambda status: status.state == "running")
+    assert first.left == "3.0" and first.left_flag is None
+    later = sim.status(lambda status: status.right != first.right)
+    assert later.state == "running" and _seconds(later.right) < _seconds(first.right)
+    running = sim.box()
+    assert running != ready
+    bar = running[21]  # the running bar under the right clock, rows 42-43 of the OLED
+    assert "\u2588" * 62 in bar[64:] and "\u2588" not in bar[:62]
+    sim.child.send(" ")
+    paused = sim.status(lambda status: status.state == "paused")
+    assert sim.box() != running
+    sim.released()  # a key again while its button is down is a held key (key repeat)
+    sim.child.send(" ")
+    sim.status(lambda status: status.state == "running")
+    over = sim.status(lambda status: status.state == "over", timeout=6)
+    assert over == ("over", "3.0", None, "0.0", " FLAG") and _seconds(paused.right) > 0
+    assert sim.wait_for(lambda lines: _search(r"last tone: 1200 Hz for 1500 ms", lines))
+    digits = "".join(line[66:128] for line in sim.box()[5:20])
+    assert digits.count("\u2588") > len(digits) // 2  # the flagged side's digits inverted
+    sim.child.send("q")
+    code, stty = sim.finish()
+    assert code == 0 and _restored(stty)
+    assert "\x1b[?1049l" in sim.raw[-1]  # it left the alternate screen
+
+
+def test_ctrl_c_quits_and_restores_the_terminal():
+    sim = Session("--fresh")
+    assert sim.status().state == "ready"
+    sim.wait_for(lambda lines: _search(r"preset: Blitz 5\+3: 5 min \+ 3 s/move", lines))
+    sim.child.sendintr()
+    code, stty = sim.finish()
+    assert code == 130 and _restored(stty) and "Traceback" not in stty
+
+
+def test_resizing_redraws_or_says_the_terminal_is_too_small():
+    sim = Session("--fresh", "--preset", "G/5")
+    assert sim.status().state == "ready"
+    sim.resize(12, 50)
+    sim.wait_for(lambda lines: _search("terminal is too small", lines))
+    assert sim.status().state == "ready"  # the status line stays, for playing blind
+    sim.resize(32, 80)  # the OLED at half size, in braille
+    sim.wait_for(lambda lines: _search("[\u2801-\u28ff]", lines) and _search("m  +mute", lines))
+    sim.resize(ROWS, COLS)
+    sim.wait_for(lambda lines: lines[0].startswith("+" + "-" * 128 + "+"))
+    sim.child.send("l")
+    assert sim.status(lambda status: status.left != "05:00").left.startswith("04:5")
+    sim.child.send("q")
+    assert sim.finish()[0] == 0
+
+
+def test_the_minimal_board_has_three_buttons_and_long_presses():
+    sim = Session("--fresh", "--board", "pico_minimal")
+    sim.wait_for(lambda lines: _search(r"s +set \(holds play 1\.2 s\)", lines))
+    assert _search("in menus the levers are minus", sim.term.lines())
+    assert not _search(r"Up +plus", sim.term.lines())
+    sim.child.send("s")  # play held 1.2 s: set, the preset menu
+    sim.wait_for(lambda lines: _search(r"state: menu  Presets: \[Blitz 5\+3\]", lines))
+    sim.child.send("l")  # the right lever is plus in menus
+    sim.wait_for(lambda lines: _search(r"Presets: .*\[Rapid 15\+10\]", lines))
+    sim.child.send("q")
+    assert sim.finish()[0] == 0
+
+
+def test_the_seven_segment_board_and_a_game_kept_between_runs(tmp_path):
+    state = str(tmp_path / "state")
+    sim = Session("--board", "pico_tm1637", "--state", state, "--preset", "G/5/3")
+    assert sim.status().state == "ready"
+    assert len(sim.box()) == 5  # two 4-digit modules, five lines tall
+    sim.child.send("l")
+    sim.status(lambda status: status.state == "running")
+    sim.child.send("q")
+    assert sim.finish()[0] == 0
+    again = Session("--board", "pico_tm1637", "--state", state)
+    again.wait_for(lambda lines: _search(r"state: resume  Resume game\?", lines))
+    again.child.send("q")
+    assert again.finish()[0] == 0
+
+
+def run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "sim", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_bad_preset_or_board_exits_2_with_the_message():
+    done = run("--preset", "40/90/30, X/30", "--format", "chessclock")
+    assert (
+        done.returncode == 2 and "character 11" in done.stderr and "Traceback" not in done.stderr
+    )
+    done = run("--board", "pico_nothing")
+    assert done.returncode == 2 and "pico_oled" in done.stderr
+    done = run("--fresh")  # no terminal
+    assert done.returncode == 2 and "needs a terminal" in done.stderr
+
+
+def test_lists_of_boards_and_presets():
+    boards = run("--list-boards").stdout.splitlines()
+    assert boards[0].split() == [
+        "pico_oled",
+        "oled",
+        "left",
+        "right",
+        "play",
+        "set",
+        "plus",
+        "minus",
+    ]
+    assert "pico_minimal   oled    left right play" in boards
+    presets = run("--fresh", "--list-presets").stdout.splitlines()
+    assert presets[:2] == [" 1. Blitz 5+3: 5 min + 3 s/move", "    chessclock:G/5/3"]
