@@ -32,7 +32,7 @@ def load(name):
     """The board module `name`; ValueError naming the boards there are when there is none."""
     if name in names():
         return importlib.import_module("boards." + name)
-    raise ValueError("no board %r; the boards are: %s" % (name, ", ".join(names())))
+    raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names())))
 
 
 def button_names(board):

@@ -16,6 +16,7 @@ from hal import buttons  # noqa: E402
 from hal.events import EdgeRing  # noqa: E402
 from hal.ticks import ticks_ms  # noqa: E402
 from notation.errors import PresetError  # noqa: E402
+from sim.realtime import BellBuzzer, KeptDisplay  # noqa: E402
 
 KEYS = {"l": buttons.LEFT, "r": buttons.RIGHT, "p": buttons.PLAY, "s": buttons.SET}
 KEYS.update({"+": buttons.PLUS, "-": buttons.MINUS})
@@ -70,27 +71,6 @@ class PtySerial:
                 pass
 
 
-class _Display:
-    def __init__(self):
-        self.frame = None
-        self.writes = 0
-
-    def show(self, frame):
-        self.frame = bytes(frame)
-        self.writes += 1
-
-
-class _Buzzer:
-    def play(self, hz, ms, now):
-        pass
-
-    def update(self, now):
-        pass
-
-    def stop(self):
-        pass
-
-
 class RealTimeHal:
     """The HAL in real time (a monotonic clock folded to 30 bits, as on the board). wait()
     sleeps in select() on the pty and on `keys` (a text stream of button names, one a line:
@@ -100,8 +80,8 @@ class RealTimeHal:
         self.storage = storage
         self.serial = port
         self.edges = EdgeRing()
-        self.display = _Display()
-        self.buzzer = _Buzzer()
+        self.display = KeptDisplay()
+        self.buzzer = BellBuzzer(present=False)  # silent: a served clock has no speaker
         self.channel = None  # the SerialChannel, once made: bytes it holds are work to do
         self.keys = keys
         self._releases = []  # (stamp, button) of pressed buttons
@@ -153,37 +133,18 @@ class RealTimeHal:
         pass
 
 
-def load_board(name):
-    """The boards/NAME.py module; ValueError naming the boards there are for an unknown one."""
-    import importlib
-
-    names = boards()
-    if name not in names:
-        raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names)))
-    return importlib.import_module("boards." + name)
-
-
-def boards():
-    folder = os.path.join(ROOT, "boards")
-    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and f != "__init__.py")
-
-
 def build(board_name, preset, storage_dir, keys):
     """(hal, app, runner, channel, port): the app on a RealTimeHal behind a new pty. Raises
     ValueError for an unknown board, PresetError for an invalid preset."""
-    from app.clock_app import ClockApp
     from app.runner import Runner
     from app.serial_channel import SerialChannel
     from hal.storage import Storage
+    from sim import boards
 
-    board = load_board(board_name)
-    if board.DISPLAY == "tm1637":
-        from ui.seg7 import SegScreen as Screen
-    else:
-        from ui.oled import OledScreen as Screen
+    board = boards.load(board_name)
     port = PtySerial()
     hal = RealTimeHal(Storage(storage_dir, os, open), port, keys)
-    app = ClockApp(hal, tuple(board.BUTTONS), Screen(), hal.ticks_ms())
+    app = boards.build_app(hal, board)
     if preset is not None:
         choose(app, preset)
     runner = Runner(hal, app)

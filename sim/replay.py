@@ -2,10 +2,11 @@
 import json
 
 from clock import ticks
-from clock.game import HALTED, PLAYING, REASON_NAMES, TIME, Game, View
+from clock import report
+from clock.game import Game
 from clock.model import MAX_MS, ClockError
 
-SIDES = ("first", "second")
+SIDES = report.SIDES
 
 
 class ReplayError(ValueError):
@@ -30,31 +31,6 @@ def parse_moves(text):
     return elapsed
 
 
-def side(game, player, now):
-    view = game.view(player, now, View())
-    return {
-        "remaining_ms": view.time_ms,
-        "stage": view.stage,
-        "periods_left": view.periods_left if view.periods_left >= 0 else None,
-        "moves_left": view.moves_left if view.moves_left >= 0 else None,
-        "reserve_ms": view.reserve_ms if view.reserve_ms >= 0 else None,
-        "penalty_ms": view.penalty_ms,
-        "soft_timeout": view.soft_timeout,
-        "flagged": view.flagged,
-    }
-
-
-def result(game):
-    reason = game.reason()
-    if reason == PLAYING:
-        return None
-    if reason == TIME:
-        return {"reason": "time", "loser": SIDES[game.loser()]}
-    if reason == HALTED:
-        return {"reason": "halted"}
-    return {"reason": REASON_NAMES[reason]}
-
-
 def replay(setup, elapsed, t0=0):
     """Yield one dict before the first ply and one after each, up to the one with a result."""
     game = Game(setup)
@@ -77,9 +53,9 @@ def line(game, ply, player, e, now):
         "ply": ply,
         "player": player,
         "elapsed_ms": e,
-        "first": side(game, 0, now),
-        "second": side(game, 1, now),
-        "result": result(game),
+        "first": report.side(game, 0, now)[1],
+        "second": report.side(game, 1, now)[1],
+        "result": report.result(game),
     }
 
 

@@ -14,10 +14,11 @@ from app.clock_app import (
     STATE_NAMES,
 )
 from app.serial_channel import LeaveForRepl
-from clock.game import HALTED, PAUSED, PLAYING, REASON_NAMES, RUNNING, TIME, View
+from clock import report
+from clock.game import PAUSED, RUNNING
 from notation.errors import PresetError
 
-SIDES = ("first", "second")
+SIDES = report.SIDES
 HELP = (
     "PRESET LIST                 the presets, numbered from 1",
     "PRESET ADD <name> = <spec>  add a preset (or replace the one of that name)",
@@ -190,31 +191,11 @@ def _quote(text):
 
 
 def side(game, player, now):
-    view = game.view(player, now, View())
-    return {
-        "player": SIDES[player],
-        "remaining_ms": view.time_ms,
-        "stage": view.stage,
-        "periods_left": view.periods_left if view.periods_left >= 0 else None,
-        "moves_left": view.moves_left if view.moves_left >= 0 else None,
-        "reserve_ms": view.reserve_ms if view.reserve_ms >= 0 else None,
-        "penalty_ms": view.penalty_ms,
-        "soft_timeout": view.soft_timeout,
-        "flagged": view.flagged,
-        "running": view.running,
-        "moves": view.moves,
-    }
-
-
-def result(game):
-    reason = game.reason()
-    if reason == PLAYING:
-        return None
-    if reason == TIME:
-        return {"reason": "time", "loser": SIDES[game.loser()]}
-    if reason == HALTED:
-        return {"reason": "halted"}
-    return {"reason": REASON_NAMES[reason]}
+    view, fields = report.side(game, player, now)
+    fields["player"] = report.SIDES[player]
+    fields["running"] = view.running
+    fields["moves"] = view.moves
+    return fields
 
 
 def state(app, now):
@@ -238,7 +219,7 @@ def state(app, now):
         "plies": game.plies(),
         "left": side(game, app.player_on(0), now),
         "right": side(game, app.player_on(1), now),
-        "result": result(game),
+        "result": report.result(game),
         "stamp": now,
     }
 
