@@ -199,7 +199,7 @@ class ClockApp:
         self.sounds.forget()
 
     def _menu_action(self, action, stamp):
-        outcome = self.menu.act(action)
+        outcome = self.menu.act(action, stamp)
         if outcome is None:
             return
         state = self.state

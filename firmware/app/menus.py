@@ -34,7 +34,7 @@ class PresetMenu:
         lines, self.selected = _window(self._items(), self.index)
         return lines
 
-    def act(self, action):
+    def act(self, action, stamp):
         count = len(self.presets.items)
         if action == act.PLUS or action == act.MINUS:
             step = 1 if action == act.PLUS else -1
@@ -80,7 +80,7 @@ class EditMenu:
         minutes, increment, mode = self.values
         return "chessclock:G/%d/%d %s" % (minutes, increment, MODE_NAMES[mode])
 
-    def act(self, action):
+    def act(self, action, stamp):
         field = self.selected
         if action == act.PLAY:
             return "back"
@@ -135,7 +135,7 @@ class ArbiterMenu:
             )
         return figures + [self._FIELDS[self.field], self.note]
 
-    def act(self, action):
+    def act(self, action, stamp):
         if action == act.PLAY:
             return "done"
         if action == act.SET:
@@ -153,8 +153,8 @@ class ArbiterMenu:
             player = self._player(field - 4)
             game.set_moves(player, max(0, game.moves(player) + sign))
         elif field == 6:
-            game.undo(0)
-        elif game.end_by_arbiter(0) or game.state() == OVER:
+            game.undo(stamp)
+        elif game.end_by_arbiter(stamp) or game.state() == OVER:
             return "done"
         return None
 
@@ -169,7 +169,7 @@ class ResumeMenu:
     def lines(self):
         return [self.spec[:21], "SET/PLAY: resume", "MINUS: new game"]
 
-    def act(self, action):
+    def act(self, action, stamp):
         if action == act.SET or action == act.PLAY:
             return "resume"
         if action == act.MINUS:

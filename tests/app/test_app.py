@@ -181,3 +181,16 @@ def test_interim_flag_state_and_who_fell_first():
     assert clock.app.status.first_flag_side == 0
     assert clock.view(0).flagged and clock.view(0).stage == 1
     assert clock.app.state == clock_app.S_INTERIM
+
+
+def test_the_arbiter_ends_the_game_at_the_instant_asked():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.PLAY, 5000)
+    clock.press(b.SET, 6000)
+    for index in range(7):  # to the last field: end the game
+        clock.press(b.SET, 7000 + index * 200)
+    clock.press(b.PLUS, 9000)
+    clock.run_until(10000)
+    assert clock.state() == "over"
+    assert clock.app.game.end_stamp() == 9000 and clock.app.status.message == "END"
