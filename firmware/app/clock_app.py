@@ -171,9 +171,6 @@ class ClockApp:
                     self.sounds.stage_started(stamp)
                     self._tell(E_STAGE, stamp)
                 self.sounds.forget()
-                if game.state() == OVER:  # a limit of moves halted it
-                    self.state = S_OVER
-                    self._tell(E_OVER, stamp)
 
     def _play(self, stamp):
         state = self.state
@@ -240,14 +237,11 @@ class ClockApp:
         self.gestures.poll(now)
         game = self.game
         if self.state in (S_RUNNING, S_INTERIM):
-            outcome = game.update(now)
-            if outcome:
-                self.state = S_OVER
-                self.gestures.play_at_once = False
-                self._save()
-                if outcome == TIME:
-                    self.sounds.flag(now)
-                self._tell(E_OVER, game.end_stamp())
+            game.update(now)
+            # A flag, a limit, or a press or pause that found the flag fallen: the game
+            # is over whichever noticed it first.
+            if game.state() == OVER:
+                self._over(now)
             else:
                 mover = game.turn()
                 view = game.view(mover, now, self.left)
@@ -262,6 +256,14 @@ class ClockApp:
         if ticks.diff(now, self._battery_at) >= _BATTERY_EVERY_MS:
             self._battery_at = now
             self._check_battery(now)
+
+    def _over(self, now):
+        self.state = S_OVER
+        self.gestures.play_at_once = False
+        self._save()
+        if self.game.reason() == TIME:
+            self.sounds.flag(now)
+        self._tell(E_OVER, self.game.end_stamp())
 
     def _check_battery(self, now):
         millivolts = self.hal.battery_mv()

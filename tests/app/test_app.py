@@ -194,3 +194,23 @@ def test_the_arbiter_ends_the_game_at_the_instant_asked():
     clock.run_until(10000)
     assert clock.state() == "over"
     assert clock.app.game.end_stamp() == 9000 and clock.app.status.message == "END"
+
+
+def test_a_press_after_the_flag_in_the_same_pass_still_ends_the_game():
+    # The loop wakes at the flag's instant; a lever pressed at that very millisecond is taken
+    # first, finds the flag fallen and is refused; the app must still show the game over.
+    clock = Clock(preset="Bullet 1+0")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 1000 + MIN + 1)
+    clock.run_until(1000 + MIN + 500)
+    assert clock.state() == "over"
+    assert clock.app.game.end_stamp() == 1000 + MIN + 1
+    assert clock.hal.buzzer.tones[-1][1] == FLAG_HZ
+
+
+def test_a_pause_after_the_flag_in_the_same_pass_still_ends_the_game():
+    clock = Clock(preset="Bullet 1+0")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.PLAY, 1000 + MIN + 1)
+    clock.run_until(1000 + MIN + 500)
+    assert clock.state() == "over"
