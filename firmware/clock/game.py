@@ -153,11 +153,29 @@ class Game:
         return list(self._st)
 
     def restore(self, values):
+        """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's."""
         if len(values) != _SIZE:
             raise ClockError("a saved game of another shape")
+        for value in values:
+            if not isinstance(value, int) or not -MAX_MS <= value <= MAX_MS:
+                raise ClockError("a saved game holds small whole numbers only")
+        for player in (0, 1):
+            o = player * _PLAYER
+            stages = self._controls[player].stages
+            if stages:
+                stage = values[o + _STAGE]
+                if (
+                    not 0 <= stage < len(stages)
+                    or not 1 <= values[o + _PERIODS] <= stages[stage].periods
+                ):
+                    raise ClockError("a saved game in a stage this preset does not have")
+            if values[o + _LEFT] < 0 or values[o + _MOVES] < 0 or values[o + _IN_STAGE] < 0:
+                raise ClockError("a saved game with negative times or counts")
+        if not 0 <= values[_STATE] <= OVER or values[_TURN] not in (0, 1):
+            raise ClockError("a saved game in no known state")
+        if not ticks.is_stamp(values[_RUN_START]) or values[_USED] < 0:
+            raise ClockError("a saved game with a bad timestamp")
         for i in range(_SIZE):
-            if not isinstance(values[i], int):
-                raise ClockError("a saved game holds whole numbers only")
             self._st[i] = values[i]
 
     def freeze(self):

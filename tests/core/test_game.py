@@ -147,3 +147,18 @@ def test_bad_calls_are_refused():
     assert raises(ClockError, game.press, 0, 1 << 30)
     assert raises(ClockError, game.press, 2, 10)
     assert raises(ClockError, Game, "40/90")
+
+
+def test_restore_refuses_a_snapshot_that_cannot_be_this_games():
+    setup = Setup(Control([Stage(MIN, moves=40), Stage(MIN)]))
+    game = start(setup)
+    moves(game, [1000, 2000], 0)
+    good = game.snapshot()
+    again = Game(setup)
+    again.restore(good)
+    assert again.snapshot() == good
+    for index, value in ((0, 7), (2, 0), (1, -5), (31, 9), (30, 2), (32, -1), (3, 1 << 40)):
+        bad = list(good)
+        bad[index] = value
+        raises(ClockError, Game(setup).restore, bad)
+    raises(ClockError, Game(setup).restore, good[:-1])

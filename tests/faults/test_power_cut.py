@@ -81,3 +81,15 @@ def test_a_watchdog_reset_in_a_pause_keeps_the_paused_times():
     reboot.run_until(126000)
     assert reboot.state() == "running"
     assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 5000 - 1000
+
+
+def test_a_saved_game_that_cannot_be_played_is_ignored_at_boot():
+    clock = start_game()
+    path = "/data/game.txt" if "/data/game.txt" in clock.fs.files else "/game.txt"
+    lines = bytes(clock.fs.files[path]).decode().split("\n")
+    numbers = lines[3].split(",")
+    numbers[0] = "5"  # the first player in a sixth stage of a one-stage control
+    lines[3] = ",".join(numbers)
+    clock.fs.files[path] = bytearray("\n".join(lines).encode())
+    reboot = Clock(fs=clock.fs)
+    assert reboot.state() == "ready"  # not offered, no crash; the next save replaces it
