@@ -67,3 +67,25 @@ def test_the_tick_counter_wrapping_during_a_game():
     assert at < start  # the stamps wrapped
     for side in (0, 1):
         assert clock.view(side).time_ms == reference.view(side, offset, View()).time_ms
+
+
+def test_a_press_while_the_loop_is_busy_saving_is_charged_at_its_own_stamp():
+    clock = Clock(preset="Blitz 5+3")
+    hal = clock.hal
+    write = hal.storage.write
+
+    def slow_write(name, data):  # the loop spends 25 ms in each save
+        write(name, data)
+        hal.now = ticks.add(hal.now, 25)
+
+    hal.storage.write = slow_write
+    clock.press(b.RIGHT, 1000)  # the save after this start runs from 1000 to 1025
+    clock.press(b.LEFT, 1010)  # ... and the left lever is pressed at 1010, meanwhile
+    clock.run_until(1100)
+    assert clock.app.game.plies() == 0  # within the 30 ms chord: the same press
+    clock.press(b.LEFT, 5000)  # saved from 5000 to 5025
+    clock.press(b.RIGHT, 5040)  # a 40 ms bullet reply, while the loop is still catching up
+    clock.run_until(6000)
+    assert clock.app.game.plies() == 2
+    assert clock.view(0).time_ms == 5 * MIN + 3000 - 4000 + 3000 - (6000 - 5040)
+    assert clock.view(1).time_ms == 5 * MIN + 3000 - 40
