@@ -1,10 +1,10 @@
 # CPython only: the Arimaa parser never crashes, and what it reads survives a round trip.
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clock.model import ClockError, Control, Setup, Stage
+from clock.model import Control, Setup, Stage
 from notation import arimaa
-from notation.errors import PresetError
+import fuzzing
 
 TOKENS = (
     "0", "1", "2", "5", "10", "50", "100", "101", "120", "99999", "1234567890",
@@ -39,86 +39,36 @@ def valid_texts():
 VALID = valid_texts()
 
 
-def texts():
-    tokens = st.lists(st.sampled_from(TOKENS), max_size=14).map("".join)
-    return st.one_of(
-        st.text(max_size=40), st.text(alphabet=ALPHABET, max_size=30), tokens, mutants()
-    )
-
-
-@st.composite
-def mutants(draw):
-    """A valid text with one character deleted, replaced or inserted."""
-    text = draw(VALID)
-    at = draw(st.integers(0, len(text)))
-    char = draw(st.sampled_from(ALPHABET + "\x00\u00e9"))
-    how = draw(st.integers(0, 2))
-    if how == 0:
-        return text[:at] + text[at + 1 :]
-    return text[:at] + char + text[at + (how == 1) :]
-
-
-def check(text):
-    try:
-        result = arimaa.parse(text)
-    except PresetError as error:
-        assert error.position is None or 0 <= error.position <= len(text)
-        assert error.notation == "arimaa"
-        return None
-    assert isinstance(result, Setup)
-    again = arimaa.format(result)
-    assert arimaa.parse(again) == result
-    assert arimaa.format(arimaa.parse(again)) == again
-    return result
-
-
 @settings(max_examples=10000, deadline=None)
-@given(texts())
+@given(fuzzing.texts(TOKENS, ALPHABET, valid=VALID))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
-    check(text)
+    fuzzing.check(arimaa, text)
 
 
 @settings(max_examples=1000, deadline=None)
 @given(VALID)
 def test_round_trip_of_valid_texts(text):
-    assert check(text) is not None, text
+    assert fuzzing.check(arimaa, text) is not None, text
 
 
 MS = st.sampled_from([0, 0, 500, 5000, 60000, 3600000, 5410000])
-
-
-@st.composite
-def setups(draw):
-    try:
-        stage = Stage(
-            draw(MS),
-            moves=draw(st.sampled_from([0] * 9 + [40])),
-            increment_ms=draw(st.sampled_from([0] * 9 + [5000])),
-        )
-        control = Control(
-            [stage],
-            move_ms=draw(st.one_of(MS, st.just(None))),
-            reserve_percent=draw(st.sampled_from([0, 50, 100, 100])),
-            reserve_limit_ms=draw(MS),
-            move_limit_ms=draw(MS),
-            max_ms=draw(st.sampled_from([0] * 9 + [60000])),
-        )
-        return Setup(
-            control,
-            hourglass=draw(st.sampled_from([False] * 9 + [True])),
-            limit_ms=draw(MS),
-            limit_turns=draw(st.sampled_from([0, 0, 0, 120])),
-        )
-    except ClockError:
-        assume(False)
+STAGE = fuzzing.built(Stage, MS, moves=[0] * 9 + [40], increment_ms=[0] * 9 + [5000])
+CONTROL = fuzzing.built(
+    Control,
+    st.lists(STAGE, min_size=1, max_size=1),
+    move_ms=st.one_of(MS, st.just(None)),
+    reserve_percent=[0, 50, 100, 100],
+    reserve_limit_ms=MS,
+    move_limit_ms=MS,
+    max_ms=[0] * 9 + [60000],
+)
+SETUPS = fuzzing.built(
+    Setup, CONTROL, hourglass=[False] * 9 + [True], limit_ms=MS, limit_turns=[0, 0, 0, 120]
+)
 
 
 @settings(max_examples=1000, deadline=None)
-@given(setups())
+@given(SETUPS)
 def test_format_refuses_or_round_trips(setup):
-    try:
-        text = arimaa.format(setup)
-    except PresetError as error:
-        assert error.notation == "arimaa" and error.position is None
-        return
-    assert arimaa.parse(text) == setup
+    error = fuzzing.format_refuses_or_round_trips(arimaa, setup)
+    assert error is None or error.position is None

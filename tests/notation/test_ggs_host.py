@@ -1,11 +1,11 @@
 # CPython only: the GGS parser never crashes, and what it reads survives a round trip.
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clock.model import ADD, BRONSTEIN, DELAY, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
-from clock.model import ClockError, Control, Setup, Stage
+from clock.model import Control, Setup, Stage
 from notation import ggs
-from notation.errors import PresetError
+import fuzzing
 
 TOKENS = (
     "0", "1", "2", "5", "00", "30", "59", "60", "75", "100", "1234567890", ":", ":", ":00",
@@ -35,49 +35,16 @@ def valid_texts():
 VALID = valid_texts()
 
 
-def texts():
-    tokens = st.lists(st.sampled_from(TOKENS), max_size=14).map("".join)
-    return st.one_of(
-        st.text(max_size=40), st.text(alphabet=ALPHABET, max_size=30), tokens, mutants()
-    )
-
-
-@st.composite
-def mutants(draw):
-    """A valid text with one character deleted, replaced or inserted."""
-    text = draw(VALID)
-    at = draw(st.integers(0, len(text)))
-    char = draw(st.sampled_from(ALPHABET + "\x00\u00e9"))
-    how = draw(st.integers(0, 2))
-    if how == 0:
-        return text[:at] + text[at + 1 :]
-    return text[:at] + char + text[at + (how == 1) :]
-
-
-def check(text):
-    try:
-        result = ggs.parse(text)
-    except PresetError as error:
-        assert error.position is None or 0 <= error.position <= len(text)
-        assert error.notation == "ggs"
-        return None
-    assert isinstance(result, Setup)
-    again = ggs.format(result)
-    assert ggs.parse(again) == result
-    assert ggs.format(ggs.parse(again)) == again
-    return result
-
-
 @settings(max_examples=10000, deadline=None)
-@given(texts())
+@given(fuzzing.texts(TOKENS, ALPHABET, valid=VALID))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
-    check(text)
+    fuzzing.check(ggs, text)
 
 
 @settings(max_examples=1000, deadline=None)
 @given(VALID)
 def test_round_trip_of_valid_texts(text):
-    assert check(text) is not None, text
+    assert fuzzing.check(ggs, text) is not None, text
 
 
 MS = st.sampled_from([0, 500, 5000, 60000, 3600000])
@@ -89,41 +56,40 @@ EVERY = st.sampled_from([1] * 4 + [3])
 @st.composite
 def setups(draw):
     """GGS-like pairs of stages, with each field sometimes off the GGS pattern."""
-    try:
-        main = Stage(
-            draw(MS),
-            moves=draw(st.sampled_from([0, 40])),
-            increment_ms=draw(INC),
-            mode=draw(MODE),
-            increment_every=draw(EVERY),
-            periods=draw(st.sampled_from([1] * 9 + [2])),
-            on_enter=draw(st.sampled_from([ADD] * 9 + [SET])),
-            on_repeat=draw(st.sampled_from([ADD] * 9 + [SET])),
-            on_expire=draw(st.sampled_from([SOFT, NEXT, SOFT, NEXT, FLAG])),
+    main = draw(
+        fuzzing.built(
+            Stage,
+            MS,
+            moves=[0, 40],
+            increment_ms=INC,
+            mode=MODE,
+            increment_every=EVERY,
+            periods=[1] * 9 + [2],
+            on_enter=[ADD] * 9 + [SET],
+            on_repeat=[ADD] * 9 + [SET],
+            on_expire=[SOFT, NEXT, SOFT, NEXT, FLAG],
         )
-        enter = draw(st.sampled_from([ADD, SET]))
-        overtime = Stage(
-            draw(MS),
-            moves=draw(st.sampled_from([0, 10])),
-            increment_ms=draw(st.one_of(st.just(main.increment_ms), INC)),
-            mode=draw(st.one_of(st.just(main.mode), MODE)),
-            increment_every=draw(st.one_of(st.just(main.increment_every), EVERY)),
-            on_enter=enter,
-            on_repeat=draw(st.sampled_from([enter] * 9 + [ADD, SET])),
-            on_expire=draw(st.sampled_from([FLAG] * 9 + [SOFT])),
+    )
+    enter = draw(st.sampled_from([ADD, SET]))
+    overtime = draw(
+        fuzzing.built(
+            Stage,
+            MS,
+            moves=[0, 10],
+            increment_ms=st.one_of(st.just(main.increment_ms), INC),
+            mode=st.one_of(st.just(main.mode), MODE),
+            increment_every=st.one_of(st.just(main.increment_every), EVERY),
+            on_enter=[enter],
+            on_repeat=[enter] * 9 + [ADD, SET],
+            on_expire=[FLAG] * 9 + [SOFT],
         )
-        stages = draw(st.sampled_from([[main, overtime]] * 9 + [[main], [main] * 3]))
-        return Setup(Control(stages), word=draw(st.sampled_from([False] * 9 + [True])))
-    except ClockError:
-        assume(False)
+    )
+    stages = draw(st.sampled_from([[main, overtime]] * 9 + [[main], [main] * 3]))
+    return Setup(Control(stages), word=draw(st.sampled_from([False] * 9 + [True])))
 
 
 @settings(max_examples=1000, deadline=None)
 @given(setups())
 def test_format_refuses_or_round_trips(setup):
-    try:
-        text = ggs.format(setup)
-    except PresetError as error:
-        assert error.notation == "ggs" and error.position is None
-        return
-    assert ggs.parse(text) == setup
+    error = fuzzing.format_refuses_or_round_trips(ggs, setup)
+    assert error is None or error.position is None

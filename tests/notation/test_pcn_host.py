@@ -9,6 +9,7 @@ from notation import pcn, pcn_toml
 from notation.errors import PresetError
 from support import raises
 from test_pcn import CHESS, EXAMPLE_10, EXAMPLES, SHOGI
+import fuzzing
 
 
 def toml_record(periods, plies, feen=CHESS):
@@ -186,12 +187,7 @@ JSON_TEXT = st.text(alphabet='[]{}:,"-.0123456789eE durationmsplie')
 
 
 def parses_or_refuses(function, text):
-    try:
-        result = function(text)
-    except PresetError as error:
-        assert str(error).startswith("pcn preset ")
-        return
-    assert isinstance(result, (Setup, tuple))
+    fuzzing.parses_or_refuses(function, text, "pcn", (Setup, tuple))
 
 
 @settings(max_examples=10000, deadline=None)
@@ -260,9 +256,7 @@ VALID_PERIOD = st.fixed_dictionaries(
 @given(st.lists(VALID_PERIOD, min_size=1, max_size=8))
 def test_round_trip(periods):
     setup = pcn.parse(json.dumps(periods))
-    text = pcn.format(setup)
-    assert pcn.parse(text) == setup
-    assert pcn.format(pcn.parse(text)) == text
+    fuzzing.round_trips(pcn, setup)
     assert pcn_toml.parse(pcn_toml.format(setup)) == setup
     assert pcn.parse(json.dumps({"periods": periods, "plies": []})) == setup
     assert len(setup.first.stages) == len(periods)

@@ -2,10 +2,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clock.model import ADD, BRONSTEIN, DELAY, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
-from clock.model import ClockError, Control, Setup, Stage
 from notation import sgf
-from notation.errors import PresetError
+import fuzzing
 
 TOKENS = (
     "TM", "OT", "GM", "(", ";", ")", "[", "]", "\\", "\\]", " ", "\n", "0", "5", "30", "1800",
@@ -13,11 +11,6 @@ TOKENS = (
     "fischer", "simple", "moves", "sec", "min", "99999999",
 )  # fmt: skip
 ALPHABET = "TMOGB[]();\\ 0123456789.x/-+byoCadnfischermplvt"
-
-
-def texts():
-    tokens = st.lists(st.sampled_from(TOKENS), max_size=14).map("".join)
-    return st.one_of(st.text(max_size=40), st.text(alphabet=ALPHABET, max_size=30), tokens)
 
 
 def overtimes():
@@ -41,62 +34,23 @@ def records():
     return st.one_of(props, wrapped, overtimes())
 
 
-def check(text):
-    try:
-        result = sgf.parse(text)
-    except PresetError as error:
-        assert error.notation == "sgf"
-        assert error.position is None or 0 <= error.position <= len(text)
-        return None
-    assert isinstance(result, Setup)
-    again = sgf.format(result)
-    assert sgf.parse(again) == result
-    assert sgf.format(sgf.parse(again)) == again
-    return result
-
-
 @settings(max_examples=10000, deadline=None)
-@given(st.one_of(texts(), records()))
+@given(st.one_of(fuzzing.texts(TOKENS, ALPHABET), records()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
-    check(text)
+    fuzzing.check(sgf, text)
 
 
 @settings(max_examples=2000, deadline=None)
 @given(records())
 def test_well_shaped_records_round_trip(text):
-    check(text)
+    fuzzing.check(sgf, text)
 
 
-def make_stage(fields):
-    try:
-        return Stage(*fields)
-    except ClockError:
-        return None
-
-
-def stages():
-    stage = st.tuples(
-        st.sampled_from([0, 1, 500, 30000, 1800000]),
-        st.sampled_from([0, 0, 1, 1, 25]),
-        st.sampled_from([0, 0, 0, 2000]),
-        st.sampled_from([FISCHER, FISCHER_AFTER, FISCHER_AFTER, BRONSTEIN, DELAY]),
-        st.sampled_from([1, 1, 1, 2]),
-        st.sampled_from([1, 1, 5]),
-        st.sampled_from([ADD, SET]),
-        st.sampled_from([ADD, SET]),
-        st.sampled_from([FLAG, FLAG, NEXT, SOFT]),
-    ).map(make_stage)
-    return st.lists(stage.filter(lambda value: value is not None), max_size=3)
+STAGES = fuzzing.stages(3, [0, 1, 500, 30000, 1800000], **fuzzing.GO_CHOICES)
 
 
 @settings(max_examples=2000, deadline=None)
-@given(stages(), stages(), st.booleans())
-def test_format_says_the_setup_exactly_or_refuses(first, second, same):
-    control = Control(first)
-    setup = Setup(control, control if same else Control(second))
-    try:
-        text = sgf.format(setup)
-    except PresetError as error:
-        assert error.notation == "sgf" and "SGF cannot say" in str(error)
-        return
-    assert sgf.parse(text) == setup
+@given(fuzzing.setups(STAGES))
+def test_format_says_the_setup_exactly_or_refuses(setup):
+    error = fuzzing.format_refuses_or_round_trips(sgf, setup)
+    assert error is None or "SGF cannot say" in str(error)
