@@ -10,7 +10,7 @@ from clock.model import (
     Setup,
     Stage,
 )
-from notation.errors import PresetError, quote
+from notation.errors import PresetError, one_control, quote
 from notation.scan import Scanner
 from notation.units import MINUTE, SECOND, format_time, read_time
 
@@ -129,15 +129,7 @@ def _cannot(what):
 
 def format(setup):
     """The canonical text for `setup`: phases joined by ", ", then the option words."""
-    if not isinstance(setup, Setup):
-        _cannot("anything but a Setup")
-    control = setup.first
-    if setup.second != control:
-        _cannot("different controls for the two players")
-    if setup.start_ms or setup.limit_ms or setup.limit_turns:
-        _cannot("a start clock or a game limit")
-    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
-        _cannot("a maximum time, a move time limit or an Arimaa move time")
+    control = one_control(setup, _cannot, options=True)
     stages = control.stages
     if not stages:
         _cannot("an untimed game")

@@ -1,5 +1,5 @@
 # The one error every notation parser raises: which notation, what text, where, what was expected.
-from clock.model import ClockError
+from clock.model import ClockError, Setup
 
 
 class PresetError(ClockError):
@@ -22,3 +22,20 @@ def describe(notation, text, position, problem):
 
 def quote(text):
     return '"' + text.replace('"', '\\"') + '"'
+
+
+def one_control(setup, cannot, options=False):
+    """The control of a notation that says one control for both players and nothing more:
+    `cannot(what)` raises for anything else (hourglass and Word pass when `options`)."""
+    if not isinstance(setup, Setup):
+        cannot("anything but a Setup")
+    if setup.second != setup.first:
+        cannot("different controls for the two players")
+    if not options and (setup.hourglass or setup.word):
+        cannot("an hourglass or Word (the penalty word)")
+    if setup.start_ms or setup.limit_ms or setup.limit_turns:
+        cannot("a start clock or a game limit")
+    control = setup.first
+    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
+        cannot("a maximum time, a move time limit or an Arimaa move time")
+    return control

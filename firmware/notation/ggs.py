@@ -14,7 +14,7 @@ from clock.model import (
     Setup,
     Stage,
 )
-from notation.errors import PresetError
+from notation.errors import PresetError, one_control
 from notation.scan import Scanner
 
 NAME = "ggs"
@@ -120,15 +120,7 @@ def _cannot(what):
 
 def format(setup):
     """The canonical text: ini and ext always, inc only when not 0, counts only when not default."""
-    if not isinstance(setup, Setup):
-        _cannot("anything but a Setup")
-    control = setup.first
-    if setup.second != control:
-        _cannot("different controls for the two players")
-    if setup.hourglass or setup.word or setup.start_ms or setup.limit_ms or setup.limit_turns:
-        _cannot("hourglass, word, a start clock or a game limit")
-    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
-        _cannot("a maximum time, a move time limit or an Arimaa move time")
+    control = one_control(setup, _cannot)
     if len(control.stages) != 2:
         _cannot("a control other than initial time and overtime")
     main, overtime = control.stages

@@ -1,6 +1,6 @@
 # GTP time commands: `time_settings` (GTP 2, Canadian byo-yomi) and KGS's `kgs-time_settings`.
 from clock.model import Stage, Control, Setup, ClockError, ADD, SET, NEXT, FLAG, MAX_MS
-from notation.errors import PresetError
+from notation.errors import PresetError, one_control
 from notation.scan import Scanner
 
 NAME = "gtp"
@@ -123,13 +123,7 @@ def _seconds(ms):
 
 def format(setup):
     """`time_settings` when it can say the setup, else `kgs-time_settings byoyomi`."""
-    if setup.hourglass or setup.word or setup.start_ms or setup.limit_ms or setup.limit_turns:
-        _refuse("an hourglass, Word, a start clock or a game limit")
-    if setup.first != setup.second:
-        _refuse("different controls for the two players")
-    control = setup.first
-    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
-        _refuse("a maximum time, a move time limit or an Arimaa move time")
+    control = one_control(setup, _refuse)
     stages = list(control.stages)
     if not stages:
         return _UNTIMED

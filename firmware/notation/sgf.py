@@ -1,7 +1,7 @@
 # SGF time properties: TM (main time) and OT (overtime) as KGS, OGS, CGoban and GoGui write them.
 from clock.model import Stage, Control, Setup, ClockError, MAX_MS
 from clock.model import FISCHER_AFTER, ADD, SET, NEXT, FLAG
-from notation.errors import PresetError
+from notation.errors import PresetError, one_control
 from notation.scan import DIGITS, Scanner, seconds_text
 
 NAME = "sgf"
@@ -204,13 +204,7 @@ def _refuse(problem):
 
 def format(setup):
     """`TM[..]` alone (absolute), or `TM[..]OT[..]` with byo-yomi, Canadian or Fischer."""
-    if setup.hourglass or setup.word or setup.start_ms or setup.limit_ms or setup.limit_turns:
-        _refuse("an hourglass, Word, a start clock or a game limit")
-    if setup.first != setup.second:
-        _refuse("different controls for the two players")
-    control = setup.first
-    if control.max_ms or control.move_limit_ms or control.move_ms is not None:
-        _refuse("a maximum time, a move time limit or an Arimaa move time")
+    control = one_control(setup, _refuse)
     stages = list(control.stages)
     if not stages:
         _refuse("a game without time control")
