@@ -2,6 +2,8 @@
 from clock.model import FISCHER_AFTER, Control, Setup, Stage
 from notation import arimaa
 from notation.errors import PresetError
+import refusals
+
 from support import raises
 
 MIN = 60000
@@ -20,19 +22,11 @@ def arimaa_setup(move, reserve, percent=100, limit=0, game_ms=0, turns=0, move_l
 
 
 def refused(text, position, words):
-    error = raises(PresetError, arimaa.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text + '"' in message, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(arimaa.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, arimaa.format, value)
-    assert "Arimaa cannot say " in str(error) and words in str(error), str(error)
-    assert error.position is None and error.text == ""
+    return refusals.cannot(arimaa.format, value, "Arimaa", words)
 
 
 # The seed's examples.

@@ -14,6 +14,8 @@ from clock.model import (
 )
 from notation import chessclock
 from notation.errors import PresetError
+import refusals
+
 from support import raises
 
 MIN = 60000
@@ -43,18 +45,11 @@ def stages(text, **options):
 
 
 def refused(text, position, words, **options):
-    error = raises(PresetError, chessclock.parse, text, **options)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text + '"' in message, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(chessclock.parse, text, position, words, **options)
 
 
 def cannot(value, words):
-    error = raises(PresetError, chessclock.format, value)
-    assert "chessclock cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(chessclock.format, value, "chessclock", words)
 
 
 # The seed's worked examples.

@@ -2,8 +2,7 @@
 from clock.model import ADD, BRONSTEIN, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET
 from clock.model import Control, Setup, Stage
 from notation import cutechess
-from notation.errors import PresetError
-from support import raises
+import refusals
 
 
 def one(stage, hourglass=False):
@@ -11,19 +10,11 @@ def one(stage, hourglass=False):
 
 
 def refused(text, position, words):
-    error = raises(PresetError, cutechess.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text + '"' in message, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(cutechess.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, cutechess.format, value)
-    assert error.position is None
-    assert "cutechess-cli cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(cutechess.format, value, "cutechess-cli", words)
 
 
 def test_moves_time_increment():

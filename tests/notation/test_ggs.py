@@ -14,6 +14,8 @@ from clock.model import (
 )
 from notation import ggs
 from notation.errors import PresetError
+import refusals
+
 from support import raises
 
 
@@ -28,18 +30,11 @@ def stages(text):
 
 
 def refused(text, position, words):
-    error = raises(PresetError, ggs.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text + '"' in message, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(ggs.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, ggs.format, value)
-    assert "GGS cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(ggs.format, value, "GGS", words)
 
 
 # The seed's examples.

@@ -2,8 +2,7 @@
 from clock.model import ADD, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage
 from notation import gtp
-from notation.errors import PresetError
-from support import raises
+import refusals
 
 
 def both(*stages):
@@ -23,18 +22,11 @@ def byoyomi(periods, seconds):
 
 
 def refused(text, position, words):
-    error = raises(PresetError, gtp.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(gtp.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, gtp.format, value)
-    assert error.position is None
-    assert "GTP cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(gtp.format, value, "GTP", words)
 
 
 def test_canadian_byoyomi():

@@ -2,8 +2,7 @@
 from clock.model import ADD, BRONSTEIN, DELAY, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage
 from notation import pgn
-from notation.errors import PresetError
-from support import raises
+import refusals
 
 
 def both(*stages):
@@ -11,19 +10,11 @@ def both(*stages):
 
 
 def refused(text, position, words):
-    error = raises(PresetError, pgn.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text.replace('"', '\\"') + '"' in message, message
-    assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(pgn.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, pgn.format, value)
-    assert error.position is None
-    assert "PGN cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(pgn.format, value, "PGN", words)
 
 
 # The six kinds of field in the standard.

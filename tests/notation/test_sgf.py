@@ -2,8 +2,7 @@
 from clock.model import BRONSTEIN, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage
 from notation import sgf
-from notation.errors import PresetError
-from support import raises
+import refusals
 
 
 def both(*stages):
@@ -23,20 +22,11 @@ def canadian(stones, seconds):
 
 
 def refused(text, position, words):
-    error = raises(PresetError, sgf.parse, text)
-    message = str(error)
-    assert error.position == position, message
-    assert '"' + text.replace('"', '\\"') + '"' in message, message
-    if position is not None:
-        assert "at character %d" % (position + 1) in message, message
-    assert words in message, message
-    return error
+    return refusals.refused(sgf.parse, text, position, words)
 
 
 def cannot(value, words):
-    error = raises(PresetError, sgf.format, value)
-    assert error.position is None
-    assert "SGF cannot say " in str(error) and words in str(error), str(error)
+    return refusals.cannot(sgf.format, value, "SGF", words)
 
 
 def test_kgs_byoyomi():
