@@ -36,6 +36,3 @@ class Debouncer:
 
     def held(self, button):
         return self._down[button] == 1 and self._raw[button] == 1
-
-    def held_since(self, button):
-        return self._since[button]
