@@ -33,6 +33,3 @@ class Debouncer:
         self._since[button] = stamp
         self._seen[button] = 1
         return True
-
-    def held(self, button):
-        return self._down[button] == 1 and self._raw[button] == 1
