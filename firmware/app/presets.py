@@ -1,5 +1,5 @@
 # The preset list: shipped defaults, custom ones, stored as "name = format:text" lines.
-from notation import registry
+import notation
 from notation.errors import PresetError
 
 FILE = "presets.txt"
@@ -37,19 +37,23 @@ DEFAULTS = (
 
 class Preset:
     """A name and its text. The text is parsed when the preset is added or played, not when the
-    list loads: only the notations in use are imported (the board's RAM is small)."""
+    list loads, and the parser leaves memory when done (the board's RAM is small)."""
 
     def __init__(self, name, spec):
         self.name = name
         self.spec = spec
 
     def setup(self):
-        return registry.parse(self.spec)  # raises PresetError
+        return notation.parse(self.spec)  # raises PresetError
 
     def summary(self):
+        setup = self.setup()
         from notation.describe import describe
 
-        return describe(self.setup())
+        try:
+            return describe(setup)
+        finally:
+            notation.forget()
 
 
 def check_name(name):

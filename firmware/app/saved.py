@@ -1,7 +1,7 @@
 # The running game on flash: written right after each switch, so a power cut loses no press.
 from clock.game import OVER, Game
 from clock.model import ClockError
-from notation import registry
+import notation
 from notation.errors import PresetError
 
 FILE = "game.txt"
@@ -33,7 +33,7 @@ def load(storage):
         left_player = int(lines[2])
         if left_player not in (0, 1):
             return None
-        game = Game(registry.parse(spec))
+        game = Game(notation.parse(spec))
         game.restore([int(item) for item in lines[3].split(",")])
     except (ValueError, UnicodeError, PresetError, ClockError):
         return None

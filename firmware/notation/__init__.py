@@ -1,1 +1,33 @@
 # Preset notations: parsers into the clock model, formatters back out, and detection.
+import gc
+import sys
+
+# On the board the collector runs around a parse so the parser loads into whole free space and
+# leaves it whole; on the desktop a collection costs far more than it gives back.
+_SMALL_HEAP = sys.implementation.name == "micropython"
+
+
+def parse(text):
+    """A Setup from preset text, for the board: the parsers leave memory when they are done (a
+    parser and its helpers take more RAM than the running game). Raises PresetError."""
+    if _SMALL_HEAP:
+        gc.collect()
+    from notation import registry
+
+    try:
+        return registry.parse(text)
+    finally:
+        forget()
+
+
+def forget():
+    """Unload every notation module but `errors`, whose PresetError the app catches."""
+    package = sys.modules[__name__]
+    for name in list(sys.modules):
+        if name.startswith("notation.") and name != "notation.errors":
+            del sys.modules[name]
+            short = name[9:]
+            if hasattr(package, short):
+                delattr(package, short)
+    if _SMALL_HEAP:
+        gc.collect()

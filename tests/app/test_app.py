@@ -1,4 +1,6 @@
 # The whole app on the virtual HAL: presses at their instants, frames, tones, menus, power cuts.
+import sys
+
 from app import clock_app
 from app.sounds import BEEP_HZ, FLAG_HZ
 from clock.game import TIME
@@ -214,3 +216,36 @@ def test_a_pause_after_the_flag_in_the_same_pass_still_ends_the_game():
     clock.press(b.PLAY, 1000 + MIN + 1)
     clock.run_until(1000 + MIN + 500)
     assert clock.state() == "over"
+
+
+def _parsers_in_memory():
+    return sorted(
+        [
+            name
+            for name in sys.modules
+            if name.startswith("notation.") and name != "notation.errors"
+        ]
+    )
+
+
+def test_the_parsers_leave_memory_once_a_game_is_set_up_or_resumed():
+    clock = Clock(preset="Go 30m 5x30s byoyomi")
+    assert _parsers_in_memory() == []
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 2000)
+    clock.run_until(3000)
+    reboot = Clock(fs=clock.fs, start=777)  # reads the saved game's preset again
+    assert reboot.state() == "resume"
+    assert _parsers_in_memory() == []
+    assert clock.app.presets.items[0].summary() == "5 min + 3 s/move"
+    assert _parsers_in_memory() == []
+
+
+def test_a_stored_preset_that_no_longer_reads_gives_way_to_the_first_one():
+    clock = Clock()
+    clock.fs.files["/presets.txt"] = bytearray(b"Good = chessclock:G/5\nBad = chessclock:G/x\n")
+    clock.fs.files["/settings.txt"] = bytearray(b"muted = off\npreset = 1\n")
+    reboot = Clock(fs=clock.fs)  # the refusal raised after the parser left is still caught
+    assert reboot.app.preset().name == "Good"
+    assert reboot.view(0).time_ms == 5 * MIN
+    assert _parsers_in_memory() == []
