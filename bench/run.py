@@ -56,8 +56,8 @@ def timing(interpreter):
     return dict(line.split() for line in done.stdout.splitlines())
 
 
-def game_fits(heap_kb):
-    done = subprocess.run(
+def game_200(heap_kb):
+    return subprocess.run(
         [
             os.path.join(BIN, "micropython"),
             "-X",
@@ -69,7 +69,27 @@ def game_fits(heap_kb):
         capture_output=True,
         text=True,
     )
-    return done.returncode == 0
+
+
+def game_fits(heap_kb):
+    return game_200(heap_kb).returncode == 0
+
+
+def in_play():
+    """(bytes live in play at most, bytes the board's modules in play take by themselves)."""
+    done = game_200(512)
+    done.check_returncode()
+    lines = done.stdout.splitlines()
+    live = int(lines[0].split("at most ")[1].split()[0])
+    modules = lines[1].split(": ")[1].split()
+    counted = subprocess.run(
+        [os.path.join(BIN, "micropython"), "bench/modules.py", MPY] + modules,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return live, int(counted.stdout.split()[1])
 
 
 def smallest_heap():
@@ -124,6 +144,23 @@ def main():
             "%s KB" % heap if heap else "> 512 KB",
             "n/a",
             "bisect -X heapsize on tests/app/game_200.py from .mpy (64-bit unix port)",
+        )
+    )
+    live, modules = in_play()
+    rows.append(
+        (
+            "heap bytes live in play, at most",
+            str(live),
+            "n/a",
+            "gc.mem_alloc after a collection at each ply of that game",
+        )
+    )
+    rows.append(
+        (
+            "heap bytes of the board's modules in play",
+            str(modules),
+            "n/a",
+            "bench/modules.py: their import alone, in a fresh interpreter",
         )
     )
     rows.append(
