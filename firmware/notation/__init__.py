@@ -23,10 +23,11 @@ def parse(text):
 def forget():
     """Unload every notation module but `errors`, whose PresetError the app catches."""
     package = sys.modules[__name__]
+    prefix = __name__ + "."
     for name in list(sys.modules):
-        if name.startswith("notation.") and name != "notation.errors":
+        if name.startswith(prefix) and name != prefix + "errors":
             del sys.modules[name]
-            short = name[9:]
+            short = name[len(prefix) :]
             if hasattr(package, short):
                 delattr(package, short)
     if _SMALL_HEAP:
