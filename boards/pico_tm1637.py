@@ -23,6 +23,7 @@ TM1637_LEFT_CLK = 2
 TM1637_LEFT_DIO = 3
 TM1637_RIGHT_CLK = 6
 TM1637_RIGHT_DIO = 7
+TM1637_DELAY_US = 10  # half a clock period; 0 (no sleeps) once a scope shows clean edges
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 BUZZER = 13
 BATTERY_ADC = 29

@@ -110,7 +110,10 @@ class Ssd1306Panel:
 
 class Tm1637Chip:
     """A TM1637 listening on two fake lines: decodes start/stop/bits, ACKs each byte by pulling
-    DIO low from the 8th falling clock edge to the 9th, and keeps its six display registers."""
+    DIO low from the 8th falling clock edge to the 9th, and keeps its six display registers.
+    Counts the clocks (a rising and a falling edge inside a transaction) and the bytes it takes.
+    After power_down() it ignores the lines (no ACK); power_up() brings it back as from a power
+    loss: registers noise, display off."""
 
     def __init__(self, clk_line, dio_line):
         self.clk = clk_line
@@ -120,6 +123,9 @@ class Tm1637Chip:
         self.brightness = 0
         self.trace = []  # 'S', 'P' and every bit sampled on a rising clock; None: no record
         self.transactions = 0
+        self.clocks = 0
+        self.received = 0  # bytes, commands included
+        self.powered = True
         self._bits = -1  # -1: outside a transaction
         self._byte = 0
         self._sampled = bytearray(9)  # a byte's bits and its ACK, traced once all nine are in
@@ -136,10 +142,26 @@ class Tm1637Chip:
         if self.trace is not None:
             self.trace.append(mark)
 
+    def power_down(self):
+        self.powered = False
+        if self.dio.external is not None:
+            self.dio.external = None
+            self.dio.settle()
+
+    def power_up(self, noise=0xFF):
+        for grid in range(6):
+            self.grids[grid] = noise
+        self.on = False
+        self.brightness = 0
+        self._bits, self._auto = -1, True
+        self.powered = True
+
     def _changed(self, line):
         clk, dio = self.clk.level, self.dio.level
         clk_was, dio_was = self._clk_level, self._dio_level
         self._clk_level, self._dio_level = clk, dio
+        if not self.powered:
+            return
         if clk and clk_was and dio != dio_was:
             if dio:
                 self._bits = -1  # stop
@@ -159,15 +181,18 @@ class Tm1637Chip:
             elif self._bits == 9 and self.trace is not None:
                 for bit in self._sampled:
                     self.trace.append("1" if bit else "0")
-        elif not clk and clk_was and self._bits == 8:
-            self.dio.external = 0  # ACK
-            self.dio.settle()
-        elif not clk and clk_was and self._bits == 9:
-            self.dio.external = None
-            self.dio.settle()
-            self._bits, self._byte = 0, 0
+        elif not clk and clk_was and self._bits > 0:
+            self.clocks += 1
+            if self._bits == 8:
+                self.dio.external = 0  # ACK
+                self.dio.settle()
+            elif self._bits == 9:
+                self.dio.external = None
+                self.dio.settle()
+                self._bits, self._byte = 0, 0
 
     def _take(self, byte):
+        self.received += 1
         if self._writable:
             self.grids[self._address % 6] = byte
             if self._auto:
