@@ -1,4 +1,5 @@
 # Boot: the board's HAL, the screen for its display, the app; then the loop, for years.
+import io
 import os
 import select
 import sys
@@ -35,8 +36,11 @@ def main():
     if usb_serial.app_skipped(machine, Storage(board.STORAGE_ROOT, os, open), board.BUTTONS[PLAY]):
         print("clock: app skipped (PLAY held or REPL asked): REPL")
         return
-    hal = Rp2040Hal(machine, board, time.ticks_ms, time.sleep_us, watchdog=True)
-    hal.serial = usb_serial.UsbSerial(sys, select, micropython)  # stray bytes no longer Ctrl-C
+    hal = Rp2040Hal(
+        machine, board, time.ticks_ms, time.sleep_us, watchdog=True, select=select, io=io
+    )
+    # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
+    hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
     app = ClockApp(hal, tuple(board.BUTTONS), screen_for(board.DISPLAY), hal.ticks_ms())
     try:
         Runner(hal, app).run()

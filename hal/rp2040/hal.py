@@ -9,8 +9,8 @@ from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer, Silent
 from hal.rp2040.ssd1306 import Ssd1306
-from hal.rp2040.ticker import Ticker
-from hal.rp2040.tm1637 import Tm1637, TwoModules
+from hal.rp2040.tm1637 import DELAY_US, Tm1637, TwoModules
+from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
 _REQUIRED = (logical.LEFT, logical.RIGHT, logical.PLAY)
@@ -25,11 +25,24 @@ def _emergency_buffer():
 
 
 class Rp2040Hal:
-    """`machine` is the machine module (a fake in tests), `board` a boards/ module, `ticks_ms` and
-    `sleep_us` time.ticks_ms and time.sleep_us. The watchdog starts only with watchdog=True and
-    board.WATCHDOG_MS > 0: once started it cannot be stopped, and main() must then feed()."""
+    """`machine`, `select` and `io` are those modules (fakes in tests), `board` a boards/ module,
+    `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us. The watchdog starts only with
+    watchdog=True and board.WATCHDOG_MS > 0: once started it cannot be stopped, and main() must
+    then feed(). `waiter` sleeps for wait(); a serial channel has it watch its stream."""
 
-    def __init__(self, machine, board, ticks_ms, sleep_us, watchdog=False, fs=None, opener=None):
+    def __init__(
+        self,
+        machine,
+        board,
+        ticks_ms,
+        sleep_us,
+        watchdog=False,
+        fs=None,
+        opener=None,
+        *,
+        select,
+        io,
+    ):
         _emergency_buffer()
         for button in _REQUIRED:
             if button not in board.BUTTONS:
@@ -48,8 +61,7 @@ class Rp2040Hal:
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
         self.serial = None
         self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
-        self._ticker = Ticker(machine, self.edges, ticks_ms)
-        self._ticker.start()
+        self.waiter = Waiter(select, io, self.edges, ticks_ms)
         self._watchdog = None
         self._longest_wait = 0
         if watchdog and board.WATCHDOG_MS > 0:
@@ -57,14 +69,15 @@ class Rp2040Hal:
             self._longest_wait = board.WATCHDOG_MS // 2
 
     def wait(self, until):
-        """Sleep until stamp `until` or an edge (None: an edge). With a watchdog running it also
-        returns after half the watchdog period, so that a loop waiting on a paused clock still
-        feeds it; the loop must take such an early return as a pass with nothing to do."""
+        """Sleep until stamp `until`, an edge or a byte on the serial line (None: no stamp).
+        With a watchdog running it also returns after half the watchdog period, so that a loop
+        waiting on a paused clock still feeds it; the loop must take such an early return as a
+        pass with nothing to do."""
         if self._watchdog is not None:
             latest = add(self.ticks_ms(), self._longest_wait)
             if until is None or diff(until, latest) > 0:
                 until = latest
-        self._ticker.wait(until)
+        self.waiter.wait(until)
 
     def battery_mv(self):
         if self.battery is None:
@@ -76,10 +89,9 @@ class Rp2040Hal:
             self._watchdog.feed()
 
     def deinit(self):
-        """Interrupts, timer and tone off (tests; a soft reboot). The watchdog keeps running."""
+        """Interrupts and tone off (tests; a soft reboot). The watchdog keeps running."""
         for button in self.buttons:
             button.disable()
-        self._ticker.stop()
         self.buzzer.deinit()
 
 
@@ -91,7 +103,12 @@ def _display(machine, board, sleep_us):
         )
         return Ssd1306(i2c, board.OLED_ADDRESS)
     if board.DISPLAY == "tm1637":
-        left = Tm1637(Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us)
-        right = Tm1637(Pin(board.TM1637_RIGHT_CLK), Pin(board.TM1637_RIGHT_DIO), sleep_us)
+        delay = getattr(board, "TM1637_DELAY_US", DELAY_US)
+        left = Tm1637(
+            Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us, delay_us=delay
+        )
+        right = Tm1637(
+            Pin(board.TM1637_RIGHT_CLK), Pin(board.TM1637_RIGHT_DIO), sleep_us, delay_us=delay
+        )
         return TwoModules(left, right)
     raise ValueError("board.DISPLAY is 'oled' or 'tm1637'")

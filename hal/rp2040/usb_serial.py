@@ -10,13 +10,16 @@
 #     running would reset the board a few seconds later anyway);
 #   * holding PLAY while powering on.
 # On boot, main.py asks app_skipped() before it starts the HAL (and its watchdog).
+# Given the HAL's waiter, stdin is watched while open: a byte ends the main loop's sleep.
 
 MARKER = "repl.txt"  # in the board's storage: the next boot stays at the REPL
 _CTRL_C = 3
 
 
 class UsbSerial:
-    def __init__(self, sys, select, micropython):
+    """`waiter`: None, or the HAL's Waiter (watch(stream), unwatch(stream))."""
+
+    def __init__(self, sys, select, micropython, waiter=None):
         stdin = sys.stdin
         self._in = getattr(stdin, "buffer", stdin)
         self._out = getattr(sys.stdout, "buffer", sys.stdout)
@@ -32,6 +35,9 @@ class UsbSerial:
         self._one = bytearray(1)
         self._readinto = getattr(self._in, "readinto", None)
         self._stdin = stdin
+        self._waiter = waiter
+        if waiter is not None:
+            waiter.watch(stdin)
         self.open = True
         micropython.kbd_intr(-1)
 
@@ -74,6 +80,8 @@ class UsbSerial:
         if self.open:
             self.open = False
             self._poller.unregister(self._stdin)
+            if self._waiter is not None:
+                self._waiter.unwatch(self._stdin)
             self._micropython.kbd_intr(_CTRL_C)
 
 

@@ -1,4 +1,6 @@
 # The firmware as main.py assembles it, on the fake machine: levers on GPIOs, frames on the panel.
+import io
+
 from app.clock_app import STATE_NAMES, ClockApp
 from app.runner import Runner
 from boards import pico_oled
@@ -6,18 +8,20 @@ from clock.game import View
 from fake_devices import Ssd1306Panel
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
+from fakes.fake_select import FakeSelect
 from hal.rp2040.hal import Rp2040Hal
 from ui.oled import OledScreen
 
 
 class Bench:
-    """A Pico on the bench: a 1 kHz timer that fires as time passes, and hands on the levers."""
+    """A Pico on the bench: the loop asleep in poll between interrupts, and hands on the levers."""
 
     def __init__(self, fs=None, start=500):
         m.reset()
         self.clock = m.Clock(start)
         self.panel = m.bus(0).attach(pico_oled.OLED_ADDRESS, Ssd1306Panel())
         self.fs = fs if fs is not None else FakeFs()
+        self.select = FakeSelect(self.clock)
         self.hal = Rp2040Hal(
             m,
             pico_oled,
@@ -26,26 +30,16 @@ class Bench:
             watchdog=True,
             fs=self.fs,
             opener=self.fs.open,
+            select=self.select,
+            io=io,
         )
         self.app = ClockApp(self.hal, tuple(pico_oled.BUTTONS), OledScreen(), self.hal.ticks_ms())
         self.runner = Runner(self.hal, self.app)
-        self.actions = []  # (ms, gpio, level)
-        self.timer = m.state.timers[0]
-        m.state.idle_hook = self.millisecond
-
-    def millisecond(self):
-        self.clock.advance(1)
-        now = self.clock.ms
-        while self.actions and self.actions[0][0] <= now:
-            _, gpio, level = self.actions.pop(0)
-            m.Pin(gpio).drive(level)
-        self.timer.fire()
 
     def press(self, button, at, hold=80):
-        gpio = pico_oled.BUTTONS[button]
-        self.actions.append((at, gpio, 0))
-        self.actions.append((at + hold, gpio, 1))
-        self.actions.sort()
+        pin = m.Pin(pico_oled.BUTTONS[button])
+        self.select.at(at, lambda: pin.drive(0))
+        self.select.at(at + hold, lambda: pin.drive(1))
 
     def run_until(self, ms):
         while self.clock.ms < ms:
@@ -78,3 +72,13 @@ def test_power_comes_back_with_the_game_offered_paused():
     bench.run_until(9000)
     again = Bench(fs=bench.fs, start=77)
     assert STATE_NAMES[again.app.state] == "resume"
+
+
+def test_the_loop_wakes_only_when_something_is_due():
+    bench = Bench()
+    bench.runner.step()
+    wakes = bench.hal.waiter.wakes
+    bench.run_until(60500)  # a minute on the ready screen
+    assert STATE_NAMES[bench.app.state] == "ready"
+    assert bench.hal.waiter.wakes - wakes <= 60  # a second apart at least, not 1000 a second
+    assert bench.select.interrupts == 0

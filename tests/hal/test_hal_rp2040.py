@@ -1,10 +1,12 @@
 # Rp2040Hal from a board module on the fake machine: the hal/__init__.py contract, piece by piece.
+import io
 import os
 
 import boards
 from fake_devices import Ssd1306Panel, Tm1637Chip
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
+from fakes.fake_select import FakeSelect
 from hal import buttons as b
 from hal.rp2040.hal import Rp2040Hal
 from support import raises
@@ -42,14 +44,23 @@ def oled_hal(watchdog=False, board=OledBoard):
     clock = m.Clock(500)
     panel = m.bus(0).attach(0x3C, Ssd1306Panel())
     fs = FakeFs()
+    select = FakeSelect(clock)
     hal = Rp2040Hal(
-        m, board, clock.ticks_ms, clock.sleep_us, watchdog=watchdog, fs=fs, opener=fs.open
+        m,
+        board,
+        clock.ticks_ms,
+        clock.sleep_us,
+        watchdog=watchdog,
+        fs=fs,
+        opener=fs.open,
+        select=select,
+        io=io,
     )
-    return hal, clock, panel
+    return hal, clock, panel, select
 
 
 def test_the_oled_board_builds_every_piece_of_the_contract():
-    hal, clock, panel = oled_hal()
+    hal, clock, panel, select = oled_hal()
     assert hal.ticks_ms() == 500
     m.Pin(16).drive(0)  # play pressed
     assert hal.edges.pop() and (hal.edges.button, hal.edges.pressed, hal.edges.stamp) == (
@@ -67,28 +78,26 @@ def test_the_oled_board_builds_every_piece_of_the_contract():
     assert hal.battery_mv() == 3927
     hal.storage.write("settings", b"x")
     assert hal.storage.read("settings") == b"x"
-    assert m.state.timers[0].freq == 1000 and m.state.timers[0].hard
+    assert m.state.timers == []  # no periodic timer wakes the CPU
     assert [m.line(gpio).hard for gpio in range(14, 20)] == [True] * 6
 
 
 def test_wait_returns_on_an_edge_or_the_stamp():
-    hal, clock, panel = oled_hal()
-    timer = m.state.timers[0]
-
-    def millisecond():
-        clock.advance(1)
-        timer.fire()
-
-    m.state.idle_hook = millisecond
+    hal, clock, panel, select = oled_hal()
     hal.wait(520)
-    assert clock.ticks_ms() == 520
+    assert clock.ticks_ms() == 520 and hal.waiter.wakes == 1
+    select.at(530, lambda: m.Pin(15).drive(0))  # the right lever
+    hal.wait(600)
+    assert clock.ticks_ms() == 530 and hal.waiter.wakes == 2
+    assert hal.edges.pop() and (hal.edges.button, hal.edges.stamp) == (b.RIGHT, 530)
+    assert select.interrupts == 1
 
 
 def test_no_watchdog_unless_asked_and_the_board_has_one():
-    hal, clock, panel = oled_hal()
+    hal, clock, panel, select = oled_hal()
     hal.feed()
     assert m.state.watchdogs == []
-    hal, clock, panel = oled_hal(watchdog=True)
+    hal, clock, panel, select = oled_hal(watchdog=True)
     assert m.state.watchdogs[0].timeout == 5000
     hal.feed()
     hal.feed()
@@ -96,12 +105,22 @@ def test_no_watchdog_unless_asked_and_the_board_has_one():
 
 
 def test_with_a_watchdog_an_endless_wait_returns_in_time_to_feed_it():
-    hal, clock, panel = oled_hal(watchdog=True)
-    m.state.idle_hook = lambda: clock.advance(1)
+    hal, clock, panel, select = oled_hal(watchdog=True)
     hal.wait(None)
     assert clock.ticks_ms() == 500 + 2500
     hal.wait(clock.ticks_ms() + 100)  # a nearer stamp is kept
     assert clock.ticks_ms() == 3100
+    hal.wait(clock.ticks_ms() + 60000)  # a farther one is not
+    assert clock.ticks_ms() == 5600
+    assert select.polls[0].timeouts == [0, 2500, 100, 2500] and hal.waiter.wakes == 3
+
+
+def test_without_a_watchdog_an_endless_wait_polls_with_no_timeout():
+    hal, clock, panel, select = oled_hal()
+    select.at(90000, lambda: m.Pin(16).drive(0))
+    hal.wait(None)
+    assert clock.ticks_ms() == 90000 and select.polls[0].timeouts == [0, -1]
+    assert hal.waiter.wakes == 1
 
 
 def test_the_tm1637_board_with_no_buzzer_no_battery_no_watchdog():
@@ -110,7 +129,17 @@ def test_the_tm1637_board_with_no_buzzer_no_battery_no_watchdog():
     left = Tm1637Chip(m.line(2), m.line(3))
     right = Tm1637Chip(m.line(6), m.line(7))
     fs = FakeFs()
-    hal = Rp2040Hal(m, SegmentBoard, clock.ticks_ms, clock.sleep_us, True, fs, fs.open)
+    hal = Rp2040Hal(
+        m,
+        SegmentBoard,
+        clock.ticks_ms,
+        clock.sleep_us,
+        True,
+        fs,
+        fs.open,
+        select=FakeSelect(clock),
+        io=io,
+    )
     hal.display.show(bytearray((0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F)))
     assert bytes(left.grids[:4]) == bytes((0x06, 0x5B, 0x4F, 0x66))
     assert bytes(right.grids[:4]) == bytes((0x6D, 0x7D, 0x07, 0x7F))
@@ -122,11 +151,10 @@ def test_the_tm1637_board_with_no_buzzer_no_battery_no_watchdog():
     assert fs.files["/data/game"] == bytearray(b"1")
 
 
-def test_deinit_turns_interrupts_timer_and_tone_off():
-    hal, clock, panel = oled_hal()
+def test_deinit_turns_interrupts_and_tone_off():
+    hal, clock, panel, select = oled_hal()
     hal.buzzer.play(1000, 100, 500)
     hal.deinit()
-    assert not m.state.timers[0].running
     assert not m.state.pwms[13].enabled
     m.Pin(14).drive(0)
     assert not hal.edges.pending()
@@ -143,8 +171,9 @@ class Crt(OledBoard):
 def test_boards_missing_a_required_button_or_with_an_unknown_display_are_refused():
     m.reset()
     clock = m.Clock()
-    raises(ValueError, Rp2040Hal, m, NoPlay, clock.ticks_ms, clock.sleep_us)
-    raises(ValueError, Rp2040Hal, m, Crt, clock.ticks_ms, clock.sleep_us)
+    select = FakeSelect(clock)
+    raises(ValueError, Rp2040Hal, m, NoPlay, clock.ticks_ms, clock.sleep_us, select=select, io=io)
+    raises(ValueError, Rp2040Hal, m, Crt, clock.ticks_ms, clock.sleep_us, select=select, io=io)
 
 
 def board_modules():
@@ -165,7 +194,17 @@ def test_every_board_in_boards_builds_a_working_hal():
             Tm1637Chip(m.line(board.TM1637_LEFT_CLK), m.line(board.TM1637_LEFT_DIO))
             Tm1637Chip(m.line(board.TM1637_RIGHT_CLK), m.line(board.TM1637_RIGHT_DIO))
         fs = FakeFs()
-        hal = Rp2040Hal(m, board, clock.ticks_ms, clock.sleep_us, True, fs, fs.open)
+        hal = Rp2040Hal(
+            m,
+            board,
+            clock.ticks_ms,
+            clock.sleep_us,
+            True,
+            fs,
+            fs.open,
+            select=FakeSelect(clock),
+            io=io,
+        )
         hal.display.show(bytearray(1024 if board.DISPLAY == "oled" else 8))
         if board.DISPLAY == "oled":
             assert hal.display.errors == 0

@@ -1,24 +1,21 @@
 # The USB CDC serial HAL with fake sys, select, micropython and machine modules: Ctrl-C is off
 # while it is open, reads never block, and the two ways back to the REPL. Plain asserts.
+import io
+
 from fakes.fake_fs import FakeFs
+from fakes.fake_machine import Clock
+from fakes.fake_select import FakeSelect, FakeStream
+from hal.events import EdgeRing
 from hal.rp2040 import usb_serial
 from hal.rp2040.usb_serial import UsbSerial
+from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
-POLLIN = 1
 
-
-class FakeStdin:
-    """stdin.buffer: readinto() of a byte that is not there would block: here it fails."""
-
+class FakeSys:
     def __init__(self):
-        self.waiting = []
-        self.buffer = self
-
-    def readinto(self, buf):
-        assert self.waiting, "a blocking read of stdin"
-        buf[0] = self.waiting.pop(0)
-        return 1
+        self.stdin = FakeStream()  # readinto() of a byte that is not there fails
+        self.stdout = FakeStdout()
 
 
 class FakeStdout:
@@ -30,41 +27,6 @@ class FakeStdout:
         self.written.append(bytes(data))
 
 
-class FakeSys:
-    def __init__(self):
-        self.stdin = FakeStdin()
-        self.stdout = FakeStdout()
-
-
-class FakePoll:
-    def __init__(self, stdin):
-        self.stdin = stdin
-        self.registered = {}
-        self.timeouts = []
-
-    def register(self, stream, events):
-        self.registered[id(stream)] = events
-
-    def unregister(self, stream):
-        del self.registered[id(stream)]
-
-    def ipoll(self, timeout):
-        self.timeouts.append(timeout)
-        if self.stdin.waiting and id(self.stdin) in self.registered:
-            return [(self.stdin, POLLIN)]
-        return []
-
-
-class FakeSelect:
-    POLLIN = POLLIN
-
-    def __init__(self, stdin):
-        self.poller = FakePoll(stdin)
-
-    def poll(self):
-        return self.poller
-
-
 class FakeMicropython:
     def __init__(self):
         self.interrupt_chars = []
@@ -73,11 +35,13 @@ class FakeMicropython:
         self.interrupt_chars.append(char)
 
 
-def make():
+def make(waiter=False):
     sys = FakeSys()
-    select = FakeSelect(sys.stdin)
+    clock = Clock(1000)
+    select = FakeSelect(clock)
     micropython = FakeMicropython()
-    return UsbSerial(sys, select, micropython), sys, select, micropython
+    hal_waiter = Waiter(select, io, EdgeRing(), clock.ticks_ms) if waiter else None
+    return UsbSerial(sys, select, micropython, hal_waiter), sys, select, micropython
 
 
 def test_ctrl_c_is_an_ordinary_byte_while_open_and_interrupts_again_after_close():
@@ -88,7 +52,7 @@ def test_ctrl_c_is_an_ordinary_byte_while_open_and_interrupts_again_after_close(
     assert port.read_into(buf) == 2 and buf[:2] == b"\x03\n"
     port.close()
     assert micropython.interrupt_chars == [-1, 3]
-    assert select.poller.registered == {}
+    assert select.polls[0].entries == []
     port.close()  # once only
     assert micropython.interrupt_chars == [-1, 3]
 
@@ -97,13 +61,22 @@ def test_reads_never_block_and_stop_at_the_buffer_size():
     port, sys, select, _ = make()
     buf = bytearray(4)
     assert port.read_into(buf) == 0  # nothing waiting: no read at all
-    assert select.poller.timeouts == [0]  # a zero timeout: never waits
+    assert select.polls[0].timeouts == [0]  # a zero timeout: never waits
     sys.stdin.waiting = list(b"STATE\n")
     assert port.read_into(buf) == 4 and bytes(buf) == b"STAT"
     assert port.read_into(buf) == 2 and buf[:2] == b"E\n"
     assert port.read_into(buf) == 0
-    assert all(timeout == 0 for timeout in select.poller.timeouts)
+    assert all(timeout == 0 for timeout in select.polls[0].timeouts)
     assert not port.any()
+
+
+def test_with_the_hal_waiter_stdin_is_watched_while_open_only():
+    port, sys, select, _ = make(waiter=True)
+    watching = select.polls[0]  # the waiter's poller, made first
+    assert watching.registered(sys.stdin) and len(watching.entries) == 2
+    port.close()
+    assert not watching.registered(sys.stdin) and len(watching.entries) == 1
+    assert select.polls[1].entries == []  # the serial's own poller
 
 
 def test_writes_go_to_stdout_and_nothing_after_close():
