@@ -3,8 +3,10 @@
 # A HAL object offers:
 #   ticks_ms()            the current stamp (ms, wraps at 2**30)
 #   edges                 an EdgeRing that button and lever interrupts fill with timestamped edges
-#   wait(until)           sleep until the stamp `until` or an edge arrives (None: until an edge)
-#   display.show(frame)   write a finished frame (the app calls it only when the frame changed)
+#   wait(until)           sleep until the stamp `until`, an edge or a serial byte (None: no stamp)
+#   display.show(frame, dirty)  write a finished frame (the app calls it only when the frame
+#                         changed); `dirty` lists the windows that changed (ui.dirty.Dirty), which
+#                         the display sends and then clears, or is None: the driver finds them
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it

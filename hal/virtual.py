@@ -9,11 +9,18 @@ class RecordingDisplay:
         self.frame = None
         self.stamp = 0
         self.hal = None
+        self.windows = None  # of the last show: a list of (x0, x1, p0, p1), None for all
 
-    def show(self, frame):
+    def show(self, frame, dirty=None):
         self.writes += 1
         self.frame = bytes(frame)
         self.stamp = self.hal.now if self.hal else 0
+        self.windows = None
+        if dirty is not None:
+            if not dirty.whole:
+                boxes = dirty.boxes
+                self.windows = [tuple(boxes[i : i + 4]) for i in range(0, 4 * dirty.count, 4)]
+            dirty.clear()
 
 
 class RecordingBuzzer:

@@ -18,9 +18,11 @@ class KeptDisplay:
         self.frame = None
         self.writes = 0
 
-    def show(self, frame):
+    def show(self, frame, dirty=None):
         self.frame = bytes(frame)
         self.writes += 1
+        if dirty is not None:
+            dirty.clear()
 
 
 class BellBuzzer:

@@ -1,38 +1,48 @@
-# The 128x64 OLED screens: both clocks side by side, and text menus; a frame is built on change.
+# The 128x64 OLED screens: both clocks side by side, and text menus; only what changed is drawn.
+#
+# Layout, page-aligned so that a change touches as few SSD1306 pages as possible:
+#   page 0      counters per side: "#23 S2  P3"
+#   pages 1-4   the time in 7-segment digits, 32 px high; a flagged side is dark on a lit block
+#   page 5      the bar under the running side
+#   page 6      what else runs per side: "1ST FLAG", "T/O", "ST 0:30", "D 4.2", "R 4:32", "+0:30"
+#   page 7      status line: MUTE, the message ("PAUSE", "HALT", "OVER"), the battery
+# clock() builds the texts into small slot buffers, compares each with what is on screen (a C
+# compare), redraws only the slots that differ (for the time, only the digits that differ when
+# the text keeps its shape) and lists the changed windows in `dirty` for the display driver.
 from micropython import const
 
 from clock import display
 from ui import canvas
+from ui.dirty import Dirty
 
-# The content key: every text and mark the clock screen shows, in fixed slots. clock() fills
-# it, compares it with the key of the frame on screen, and draws only when they differ.
-_SLOT = const(10)  # one side's slot: side s uses [start + s * _SLOT, start + (s + 1) * _SLOT)
-_TIME = const(0)  # the big time text, 0-padded: "1:30:25", "05:00", "19.9"
-_TOP = const(20)  # "#23 S2  P3": moves made, stage, periods / moves left (right-aligned)
-_AUX = const(40)  # "1ST FLAG", "T/O", "ST 0:30", "D 4.2", "R 4:32", "+0:30"
-_CENTER = const(60)  # status line middle: "PAUSE", the message, "OVER"
+_SLOT = const(10)  # characters per side in the time, counter and aux texts
 _CENTER_LEN = const(11)
-_BATTERY = const(71)  # status line right: "87%", "BAT"
+_BATTERY = const(_CENTER_LEN)  # status line: the message, then the battery text, then bits
 _BATTERY_LEN = const(4)
-_BITS = const(75)
-_KEY = const(76)
-_RUN = const(1)  # << side
-_FLAG = const(4)  # << side
-_PAUSED = const(16)
-_LOW = const(32)
-_MUTED = const(64)
+_LINE_BITS = const(_CENTER_LEN + _BATTERY_LEN)
+_LINE = const(_LINE_BITS + 1)
+_PAUSED = const(1)
+_LOW = const(2)
+_MUTED = const(4)
+_RUN = const(1)  # per-side bits
+_FLAG = const(2)
 
-# Layout: the left player's half is x 0..61, the right's 66..127.
 _RIGHT_X = const(66)
 _HALF_W = const(62)
 _TOP_Y = const(0)
-_DIGITS_Y = const(9)
+_DIGITS_Y = const(8)
 _DIGITS_H = const(32)
 _BAR_Y = const(42)
 _BAR_H = const(3)
-_AUX_Y = const(47)
+_BAR_W = const(32)
+_AUX_Y = const(48)
 _LINE_Y = const(56)
+_TEXT_DY = const(1)  # status text sits one row down its page, under a lit ground when inverted
+_DIVIDER_END = const(55)
 _MENU_ROWS = const(5)
+_SPACES = b"          "  # _SLOT spaces
+_ZEROS = bytes(_SLOT)
+_NO_LINE = bytes(_LINE)
 
 
 def _digits(n):
@@ -64,65 +74,96 @@ def _put(buf, at, chars, start, count):
     return at + count
 
 
-def _fill(buf, start, count, value):
+def _is_mark(c):
+    return c == 58 or c == 46
+
+
+def _same_shape(a, b):
+    """Whether time texts `a` and `b` have their digits and marks in the same places."""
+    for i in range(_SLOT):
+        x = a[i]
+        y = b[i]
+        if (x == 0) != (y == 0) or _is_mark(x) != _is_mark(y):
+            return False
+        if x == 0:
+            return True
+    return True
+
+
+def _length(buf, start, count):
     for i in range(start, start + count):
-        buf[i] = value
+        if buf[i] == 0:
+            return i - start
+    return count
 
 
 class OledScreen:
     def __init__(self, frame=None):
         self.frame = frame if frame is not None else bytearray(canvas.SIZE)
-        self._key = bytearray(_KEY)
-        self._shown = bytearray(_KEY)
-        self._valid = False  # False: the frame does not hold the clock screen of _shown
+        self.canvas = canvas.Canvas(self.frame)
+        self.dirty = Dirty()
+        self._times = (bytearray(_SLOT), bytearray(_SLOT))
+        self._tops = (bytearray(_SLOT), bytearray(_SLOT))
+        self._auxes = (bytearray(_SLOT), bytearray(_SLOT))
+        self._shown_times = (bytearray(_SLOT), bytearray(_SLOT))
+        self._shown_tops = (bytearray(_SLOT), bytearray(_SLOT))
+        self._shown_auxes = (bytearray(_SLOT), bytearray(_SLOT))
+        self._bits = bytearray(2)
+        self._shown_bits = bytearray(2)
+        self._line = bytearray(_LINE)
+        self._shown_line = bytearray(_LINE)
+        # per side: the time's digit width, height, bar thickness, first x, y (set when drawn)
+        self._geometries = (bytearray(5), bytearray(5))
         self._text = bytearray(12)  # display.render scratch
         self._message = bytearray(_CENTER_LEN)
         self._message_len = 0
         self._message_src = None
+        self._valid = False  # False: the frame does not hold the clock screen of the shown slots
         self._menu = None
 
     def invalidate(self):
         """Make the next clock() or menu() draw even if nothing changed (e.g. after a wake)."""
         self._valid = False
         self._menu = None
+        self.dirty.all()
 
     # --- the clock screen ----------------------------------------------------------------
 
     def clock(self, left, right, status):
         """Build the clock screen for Views `left` and `right` (the players on the left and
         right) and `status`; return False, leaving the frame alone, if nothing shown changed."""
-        key = self._key
-        _fill(key, 0, _KEY, 0)
         first = status.first_flag_side
-        self._side(key, 0, left, first == 0 or (first < 0 and left.flagged_first))
-        self._side(key, 1, right, first == 1 or (first < 0 and right.flagged_first))
-        self._status(key, status)
-        if self._valid:
-            shown = self._shown
-            for i in range(_KEY):
-                if key[i] != shown[i]:
-                    break
-            else:
-                return False
-        self._key, self._shown = self._shown, key
-        self._valid = True
-        self._menu = None
-        self._draw(key)
-        return True
+        self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
+        self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        self._status(status)
+        if not self._valid:
+            self._draw_all()
+            return True
+        changed = self._update_side(0)
+        if self._update_side(1):
+            changed = True
+        if self._line != self._shown_line:
+            self._shown_line[:] = self._line
+            self._draw_line()
+            self.dirty.add(0, canvas.WIDTH - 1, _LINE_Y, _LINE_Y + 7)
+            changed = True
+        return changed
 
-    def _side(self, key, s, view, first):
-        text = self._text
-        n = display.render(view.time_ms, text)
-        _put(key, _TIME + s * _SLOT, text, 0, n)
+    def _side(self, s, view, first):
+        time = self._times[s]
+        time[:] = _ZEROS
+        display.render(view.time_ms, time)
+        bits = 0
         if view.running:
-            key[_BITS] |= _RUN << s
+            bits = _RUN
         if view.flagged:
-            key[_BITS] |= _FLAG << s
-        self._top(key, _TOP + s * _SLOT, view)
-        self._aux(key, _AUX + s * _SLOT, view, first)
+            bits |= _FLAG
+        self._bits[s] = bits
+        self._top(self._tops[s], view)
+        self._aux(self._auxes[s], view, first)
 
-    def _top(self, key, at, view):
-        _fill(key, at, _SLOT, 32)
+    def _top(self, key, view):
+        key[:] = _SPACES
         p = view.periods_left
         m = view.moves_left
         right = 0
@@ -136,53 +177,54 @@ class OledScreen:
         stage = 1 + _digits(view.stage + 1) if view.stage > 0 else 0
         if stage and (moves + 1 if moves else 0) + stage + (1 + right if right else 0) > _SLOT:
             stage = 0
-        pos = at
+        pos = 0
         if moves:
             pos = _put_item(key, pos, 35, view.moves) + 1  # "#23"
         if stage:
             _put_item(key, pos, 83, view.stage + 1)  # "S2": the second stage
-        pos = at + _SLOT - right
+        pos = _SLOT - right
         if p >= 0:
             pos = _put_item(key, pos, 80, p) + 1  # "P3"
         if m >= 0:
             _put_item(key, pos, 77, m)  # "M12"
 
-    def _aux(self, key, at, view, first):
-        _fill(key, at, _SLOT, 32)
-        end = at + _SLOT
-        pos = at
+    def _aux(self, key, view, first):
+        key[:] = _SPACES
+        pos = 0
         if view.flagged:
-            pos = self._word(key, at, pos, end, b"1ST FLAG" if first else b"FLAG")
+            pos = self._word(key, pos, b"1ST FLAG" if first else b"FLAG")
         if view.soft_timeout:
-            pos = self._word(key, at, pos, end, b"T/O")
+            pos = self._word(key, pos, b"T/O")
         if view.start_ms >= 0:
-            pos = self._time(key, at, pos, end, b"ST ", view.start_ms)
+            pos = self._time(key, pos, b"ST ", view.start_ms)
         if view.delay_ms > 0:
-            pos = self._time(key, at, pos, end, b"D ", view.delay_ms)
+            pos = self._time(key, pos, b"D ", view.delay_ms)
         if view.reserve_ms >= 0:
-            pos = self._time(key, at, pos, end, b"R ", view.reserve_ms)
+            pos = self._time(key, pos, b"R ", view.reserve_ms)
         if view.penalty_ms > 0:
-            self._time(key, at, pos, end, b"+", view.penalty_ms)
+            self._time(key, pos, b"+", view.penalty_ms)
 
-    def _word(self, key, at, pos, end, word):
-        if pos > at:
+    def _word(self, key, pos, word, end=_SLOT):
+        if pos > 0:
             pos += 1
         if pos + len(word) > end:
             return end
         return _put(key, pos, word, 0, len(word))
 
-    def _time(self, key, at, pos, end, prefix, ms):
+    def _time(self, key, pos, prefix, ms):
         text = self._text
         n = display.render(ms, text)
         skip = 1 if n > 3 and text[0] == 48 else 0  # "04:32" -> "4:32"
-        if pos > at:
+        if pos > 0:
             pos += 1
-        if pos + len(prefix) + n - skip > end:
-            return end
+        if pos + len(prefix) + n - skip > _SLOT:
+            return _SLOT
         pos = _put(key, pos, prefix, 0, len(prefix))
         return _put(key, pos, text, skip, n - skip)
 
-    def _status(self, key, status):
+    def _status(self, status):
+        line = self._line
+        line[:] = _NO_LINE
         message = status.message
         if message is not self._message_src:
             self._message_src = message
@@ -193,87 +235,178 @@ class OledScreen:
                 self._message[n] = c if type(c) is int else ord(c)
                 n += 1
             self._message_len = n
-        pos = _CENTER
-        end = _CENTER + _CENTER_LEN
+        pos = 0
+        bits = 0
         if status.paused and not status.over:
-            pos = self._word(key, _CENTER, pos, end, b"PAUSE")
-            key[_BITS] |= _PAUSED
+            pos = self._word(line, pos, b"PAUSE", _CENTER_LEN)
+            bits = _PAUSED
         if self._message_len:
-            if pos > _CENTER:
+            if pos > 0:
                 pos += 1
             n = self._message_len
-            if pos + n > end:
-                n = end - pos
-            _put(key, pos, self._message, 0, n)
+            if pos + n > _CENTER_LEN:
+                n = _CENTER_LEN - pos
+            _put(line, pos, self._message, 0, n)
         elif status.over:
-            self._word(key, _CENTER, pos, end, b"OVER")
+            self._word(line, pos, b"OVER", _CENTER_LEN)
         percent = status.battery_percent
         if percent >= 0:
-            _put(key, _put_int(key, _BATTERY, percent if percent < 100 else 100), b"%", 0, 1)
+            _put(line, _put_int(line, _BATTERY, percent if percent < 100 else 100), b"%", 0, 1)
         elif status.battery_low:
-            _put(key, _BATTERY, b"BAT", 0, 3)
+            _put(line, _BATTERY, b"BAT", 0, 3)
         if status.battery_low:
-            key[_BITS] |= _LOW
+            bits |= _LOW
         if status.muted:
-            key[_BITS] |= _MUTED
+            bits |= _MUTED
+        line[_LINE_BITS] = bits
 
-    def _draw(self, key):
-        f = self.frame
-        canvas.clear(f)
-        bits = key[_BITS]
+    # --- drawing -------------------------------------------------------------------------
+
+    def _draw_all(self):
+        self.canvas.clear()
+        fill_rect = self.canvas.fill_rect
         for s in (0, 1):
             x = _RIGHT_X if s else 0
-            self._big_time(f, key, _TIME + s * _SLOT, x, bits & (_FLAG << s))
-            canvas.text(f, x + 1, _TOP_Y, key, _TOP + s * _SLOT, _TOP + (s + 1) * _SLOT)
-            canvas.text(f, x + 1, _AUX_Y, key, _AUX + s * _SLOT, _AUX + (s + 1) * _SLOT)
-            if bits & (_RUN << s):
-                canvas.fill_rect(f, x, _BAR_Y, _HALF_W, _BAR_H)
-        for y in range(0, _AUX_Y + 7, 2):
-            canvas.fill_rect(f, 63, y, 2, 1)
-        if bits & _MUTED:
-            canvas.text(f, 0, _LINE_Y, b"MUTE")
-        n = _length(key, _CENTER, _CENTER_LEN)
-        if n:
-            x = (canvas.WIDTH - canvas.text_width(n)) // 2
-            on = 0 if bits & _PAUSED else 1
-            if not on:
-                canvas.fill_rect(f, x - 2, _LINE_Y - 1, canvas.text_width(n) + 4, 9)
-            canvas.text(f, x, _LINE_Y, key, _CENTER, _CENTER + n, on)
-        n = _length(key, _BATTERY, _BATTERY_LEN)
-        if n:
-            x = canvas.WIDTH - canvas.text_width(n)
-            on = 0 if bits & _LOW else 1
-            if not on:
-                canvas.fill_rect(f, x - 2, _LINE_Y - 1, canvas.text_width(n) + 2, 9)
-            canvas.text(f, x, _LINE_Y, key, _BATTERY, _BATTERY + n, on)
+            self._shown_times[s][:] = self._times[s]
+            self._shown_tops[s][:] = self._tops[s]
+            self._shown_auxes[s][:] = self._auxes[s]
+            self._shown_bits[s] = self._bits[s]
+            self._draw_time(s, x)
+            self.canvas.text(x + 1, _TOP_Y, self._tops[s], 0, _SLOT)
+            self.canvas.text(x + 1, _AUX_Y, self._auxes[s], 0, _SLOT)
+            if self._bits[s] & _RUN:
+                fill_rect(x + (_HALF_W - _BAR_W) // 2, _BAR_Y, _BAR_W, _BAR_H, 1)
+        for y in range(0, _DIVIDER_END, 2):
+            fill_rect(63, y, 2, 1, 1)
+        self._shown_line[:] = self._line
+        self._draw_line()
+        self._valid = True
+        self._menu = None
+        self.dirty.all()
 
-    def _big_time(self, f, key, start, x, flagged):
+    def _update_side(self, s):
+        """Redraw what changed of side `s`; return whether anything did."""
+        x = _RIGHT_X if s else 0
+        dirty = self.dirty
+        bits = self._bits[s]
+        was = self._shown_bits[s]
+        changed = False
+        time = self._times[s]
+        shown = self._shown_times[s]
+        if time != shown or (bits ^ was) & _FLAG:
+            if (bits ^ was) & _FLAG or not _same_shape(time, shown):
+                self._draw_time(s, x)
+                dirty.add(x, x + _HALF_W - 1, _DIGITS_Y, _DIGITS_Y + _DIGITS_H - 1)
+            else:
+                self._draw_changed_digits(s, x, shown)
+            shown[:] = time
+            changed = True
+        if self._update_text(x, _TOP_Y, self._tops[s], self._shown_tops[s]):
+            changed = True
+        if self._update_text(x, _AUX_Y, self._auxes[s], self._shown_auxes[s]):
+            changed = True
+        self._shown_bits[s] = bits
+        if (bits ^ was) & _RUN:
+            bar_x = x + (_HALF_W - _BAR_W) // 2
+            self.canvas.fill_rect(bar_x, _BAR_Y, _BAR_W, _BAR_H, bits & _RUN)
+            dirty.add(bar_x, bar_x + _BAR_W - 1, _BAR_Y, _BAR_Y + _BAR_H - 1)
+            changed = True
+        return changed
+
+    def _update_text(self, x, y, text, shown):
+        if text == shown:
+            return False
+        first = 0
+        while text[first] == shown[first]:
+            first += 1
+        last = _SLOT - 1
+        while text[last] == shown[last]:
+            last -= 1
+        shown[:] = text
+        left = x + 1 + first * 6
+        right = x + (last + 1) * 6
+        self.canvas.fill_rect(left, y, right - left + 1, 8, 0)
+        self.canvas.text(left, y, text, first, last + 1)
+        self.dirty.add(left, right, y, y + 7)
+        return True
+
+    def _layout(self, time, g):
+        """Size and place the time text `time` in its half: into bytearray `g`."""
         digits = marks = 0
-        for i in range(start, start + _SLOT):
-            c = key[i]
+        for i in range(_SLOT):
+            c = time[i]
             if c == 0:
                 break
-            if c == 58 or c == 46:
+            if _is_mark(c):
                 marks += 1
             else:
                 digits += 1
         t = 3 if digits <= 4 else 2
-        gap = 2
-        w = (_HALF_W - marks * t - (digits + marks - 1) * gap) // digits
+        w = (_HALF_W - marks * t - 2 * (digits + marks - 1)) // digits
         if w > 13:
             w = 13
         h = 2 * w + 6
         if h > _DIGITS_H:
             h = _DIGITS_H
-        width = canvas.big_text_width(key, start, start + _SLOT, w, t, gap)
-        on = 1
-        if flagged:
-            canvas.fill_rect(f, x, _DIGITS_Y, _HALF_W, _DIGITS_H)
-            on = 0
-        y = _DIGITS_Y + (_DIGITS_H - h) // 2
-        canvas.big_text(
-            f, x + (_HALF_W - width) // 2, y, key, start, start + _SLOT, w, h, t, gap, on
+        g[0] = w
+        g[1] = h
+        g[2] = t
+        g[3] = (_HALF_W - canvas.big_text_width(time, 0, _SLOT, w, t, 2)) // 2
+        g[4] = _DIGITS_Y + (_DIGITS_H - h) // 2
+
+    def _draw_time(self, s, x):
+        time = self._times[s]
+        flagged = self._bits[s] & _FLAG
+        g = self._geometries[s]
+        self._layout(time, g)
+        self.canvas.fill_rect(x, _DIGITS_Y, _HALF_W, _DIGITS_H, 1 if flagged else 0)
+        self.canvas.big_text(
+            x + g[3], g[4], time, 0, _SLOT, g[0], g[1], g[2], 2, 0 if flagged else 1
         )
+
+    def _draw_changed_digits(self, s, x, shown):
+        time = self._times[s]
+        on = 0 if self._bits[s] & _FLAG else 1
+        g = self._geometries[s]  # the shape is the one drawn last
+        w = g[0]
+        h = g[1]
+        t = g[2]
+        y = g[4]
+        cx = x + g[3]
+        fill_rect = self.canvas.fill_rect
+        for i in range(_SLOT):
+            c = time[i]
+            if c == 0:
+                break
+            width = canvas.big_width(c, w, t)
+            if c != shown[i]:
+                fill_rect(cx, y, width, h, 1 - on)
+                self.canvas.big_char(cx, y, c, w, h, t, on)
+                self.dirty.add(cx, cx + width - 1, y, y + h - 1)
+            cx += width + 2
+
+    def _draw_line(self):
+        line = self._line
+        bits = line[_LINE_BITS]
+        c = self.canvas
+        c.fill_rect(0, _LINE_Y, canvas.WIDTH, 8, 0)
+        y = _LINE_Y + _TEXT_DY
+        if bits & _MUTED:
+            c.text(0, y, b"MUTE")
+        n = _length(line, 0, _CENTER_LEN)
+        if n:
+            x = (canvas.WIDTH - canvas.text_width(n)) // 2
+            on = 0 if bits & _PAUSED else 1
+            if not on:
+                c.fill_rect(x - 2, _LINE_Y, canvas.text_width(n) + 4, 8, 1)
+            c.text(x, y, line, 0, n, on)
+        n = _length(line, _BATTERY, _BATTERY_LEN)
+        if n:
+            x = canvas.WIDTH - canvas.text_width(n)
+            on = 0 if bits & _LOW else 1
+            if not on:
+                c.fill_rect(x - 2, _LINE_Y, canvas.text_width(n) + 2, 8, 1)
+            c.text(x, y, line, _BATTERY, _BATTERY + n, on)
 
     # --- menus ---------------------------------------------------------------------------
 
@@ -285,32 +418,26 @@ class OledScreen:
             return False
         self._menu = content
         self._valid = False
-        f = self.frame
-        canvas.clear(f)
+        c = self.canvas
+        c.clear()
         count = len(lines)
         first = 0
         if count > _MENU_ROWS and selected >= _MENU_ROWS:
             first = min(selected - _MENU_ROWS + 1, count - _MENU_ROWS)
-        canvas.text(f, 1, 0, title)
+        c.text(1, 0, title)
         if count > _MENU_ROWS:
             where = "%d/%d" % ((selected if selected >= 0 else 0) + 1, count)
             x = canvas.WIDTH - canvas.text_width(len(where))
-            canvas.fill_rect(f, x - 2, 0, canvas.WIDTH - x + 2, 8, 0)
-            canvas.text(f, x, 0, where)
-        canvas.hline(f, 0, 9, canvas.WIDTH)
+            c.fill_rect(x - 2, 0, canvas.WIDTH - x + 2, 8, 0)
+            c.text(x, 0, where)
+        c.fb.hline(0, 9, canvas.WIDTH, 1)
         for row in range(min(_MENU_ROWS, count - first)):
             i = first + row
             y = 12 + row * 11
             on = 1
             if i == selected:
-                canvas.fill_rect(f, 0, y - 1, canvas.WIDTH, 9)
+                c.fill_rect(0, y - 1, canvas.WIDTH, 9, 1)
                 on = 0
-            canvas.text(f, 1, y, lines[i], 0, -1, on)
+            c.text(1, y, lines[i], 0, -1, on)
+        self.dirty.all()
         return True
-
-
-def _length(buf, start, count):
-    for i in range(start, start + count):
-        if buf[i] == 0:
-            return i - start
-    return count

@@ -53,6 +53,7 @@ def encode(text, out, at, count=-1):
 class SegScreen:
     def __init__(self, frame=None):
         self.frame = frame if frame is not None else bytearray(2 * DIGITS)
+        self.dirty = None  # the modules' driver finds the changed digits itself
         self._next = bytearray(2 * DIGITS)
         self._text = bytearray(12)
         self._valid = False

@@ -11,8 +11,9 @@ HOUR = 3600000
 class Quiet:
     """Display and buzzer that keep nothing (the virtual recorders keep every frame and tone)."""
 
-    def show(self, frame):
-        pass
+    def show(self, frame, dirty=None):
+        if dirty is not None:
+            dirty.clear()
 
     def play(self, hz, ms, now):
         pass

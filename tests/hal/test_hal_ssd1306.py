@@ -1,6 +1,7 @@
-# The SSD1306 driver against a panel model: the panel shows the frame; only changed pages go out.
+# The SSD1306 driver against a panel model: the panel shows the frame; only changed windows go out.
 from fake_devices import Ssd1306Panel
 from fakes import fake_machine as m
+from hal.rp2040 import ssd1306
 from hal.rp2040.ssd1306 import Ssd1306
 from support import raises
 
@@ -35,10 +36,22 @@ def test_flip_turns_the_picture_by_180_degrees():
     assert not panel.remap and not panel.scan_reversed
 
 
+class Windows:
+    """What the OLED screen hands the driver: windows (x0, x1, p0, p1), `whole`, clear()."""
+
+    def __init__(self, *boxes):
+        self.boxes = bytearray(b"".join(bytes(box) for box in boxes))
+        self.count = len(boxes)
+        self.whole = False
+
+    def clear(self):
+        self.count = 0
+
+
 def test_the_first_show_sends_every_page_and_the_panel_holds_the_frame():
     bus, panel, oled = setup()
     frame = pattern()
-    assert oled.show(frame) == 8
+    assert oled.show(frame, Windows((0, 3, 0, 0))) == 8 * (8 + 130)  # unknown panel: all of it
     assert panel.ram == frame
     # Per page: [addr] 00 21 00 7F 22 p p, then [addr] 40 + 128 bytes: 8 + 130 bytes.
     assert bus.bytes == 8 * (8 + 130)
@@ -46,45 +59,59 @@ def test_the_first_show_sends_every_page_and_the_panel_holds_the_frame():
     assert bus.log[1][1][0] == 0x40 and len(bus.log[1][1]) == 129
 
 
-def test_a_second_show_of_the_same_frame_sends_nothing():
+def test_a_window_sends_its_columns_of_its_pages_and_nothing_else():
     bus, panel, oled = setup()
     frame = pattern()
     oled.show(frame)
     bus.log = []
-    assert oled.show(frame) == 0
-    assert bus.log == []
+    bus.bytes = 0
+    for x in range(20, 32):
+        for page in range(1, 5):
+            frame[page * 128 + x] ^= 0xFF
+    windows = Windows((20, 31, 1, 4))
+    assert oled.show(frame, windows) == 8 + 2 + 12 * 4
+    assert windows.count == 0  # taken
+    assert bus.bytes == 8 + 2 + 12 * 4
+    assert bus.log[0] == (0x3C, bytes((0x00, 0x21, 20, 31, 0x22, 1, 4)))
+    rows = b"".join(bytes(frame[p * 128 + 20 : p * 128 + 32]) for p in range(1, 5))
+    assert bus.log[1] == (0x3C, b"\x40" + rows)  # page by page, as horizontal addressing takes it
+    assert panel.ram == frame
+    assert ssd1306.window_bytes(20, 31, 1, 4) == 8 + 2 + 12 * 4
 
 
-def test_a_changed_pixel_sends_only_its_page():
+def test_a_window_is_widened_to_four_columns_and_kept_on_the_panel():
     bus, panel, oled = setup()
     frame = pattern()
     oled.show(frame)
     bus.log = []
-    frame[5 * 128 + 17] ^= 0x10  # pixel (17, 44): page 5, bit 4
-    assert oled.show(frame) == 1
-    assert len(bus.log) == 2
-    assert bus.log[0] == (0x3C, bytes((0x00, 0x21, 0, 127, 0x22, 5, 5)))
-    assert bus.log[1][1] == b"\x40" + bytes(frame[640:768])
+    frame[126] ^= 1
+    assert oled.show(frame, Windows((126, 126, 0, 0))) == 8 + 2 + 4
+    assert bus.log[0][1] == bytes((0x00, 0x21, 124, 127, 0x22, 0, 0))
     assert panel.ram == frame
 
 
-def test_a_new_frame_object_is_compared_with_what_the_panel_holds():
-    bus, panel, oled = setup()
-    oled.show(pattern())
-    other = pattern()
-    other[1023] ^= 0xFF
-    assert oled.show(other) == 1
-    assert panel.ram == other
-
-
-def test_a_failed_write_is_retried_on_the_next_show():
+def test_no_windows_send_nothing_and_none_sends_the_whole_frame():
     bus, panel, oled = setup()
     frame = pattern()
+    oled.show(frame)
+    bus.log = []
+    assert oled.show(frame, Windows()) == 0 and bus.log == []
+    frame[1023] ^= 0xFF
+    assert oled.show(frame) == 8 * (8 + 130)
+    assert panel.ram == frame
+
+
+def test_a_failed_write_sends_the_whole_frame_on_the_next_show():
+    bus, panel, oled = setup()
+    frame = pattern()
+    oled.show(frame)
     del bus.devices[0x3C]  # the panel drops off the bus
-    assert oled.show(frame) == 0
-    assert oled.errors == 8
+    frame[5] ^= 0xFF
+    frame[900] ^= 0xFF
+    assert oled.show(frame, Windows((5, 5, 0, 0))) == 0
+    assert oled.errors == 1
     bus.attach(0x3C, panel)
-    assert oled.show(frame) == 8
+    assert oled.show(frame, Windows((0, 0, 0, 0))) == 8 * (8 + 130)
     assert panel.ram == frame
 
 
@@ -105,7 +132,7 @@ def test_init_again_resends_every_page():
     frame = pattern()
     oled.show(frame)
     oled.init()
-    assert oled.show(frame) == 8
+    assert oled.show(frame, Windows()) == 8 * (8 + 130)
 
 
 def test_a_panel_missing_at_power_on_is_configured_by_a_later_show():
@@ -118,5 +145,5 @@ def test_a_panel_missing_at_power_on_is_configured_by_a_later_show():
     oled.contrast(0x20)  # counted, not raised: a menu must not crash on a loose wire
     assert oled.errors == 3
     panel = bus.attach(0x3C, Ssd1306Panel())
-    assert oled.show(frame) == 8
+    assert oled.show(frame) == 8 * (8 + 130)
     assert panel.on and panel.ram == frame and panel.charge_pump

@@ -1,6 +1,11 @@
-# Under the MicroPython unix port: IRQ handlers, the tick callback and the display and tone
-# updates of the main loop allocate nothing (each call made directly between heap_lock/unlock).
+# Under the MicroPython unix port: IRQ handlers, the HAL's wait (on the real select and io) and
+# the display and tone updates of the main loop allocate nothing (each call made directly
+# between heap_lock/unlock).
 # tests/core/test_heap_mp.py shows that the lock does catch an allocation.
+import io
+import select
+import time
+
 import micropython
 from fake_devices import Ssd1306Panel, Tm1637Chip
 from fakes import fake_machine as m
@@ -8,9 +13,11 @@ from hal import buttons as b
 from hal.events import EdgeRing
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer
+from hal.rp2040.hal import Rp2040Hal
 from hal.rp2040.ssd1306 import Ssd1306
-from hal.rp2040.ticker import Ticker
+from ui.dirty import Dirty
 from hal.rp2040.tm1637 import Tm1637, TwoModules
+from hal.rp2040.waiter import Waiter
 
 
 def test_the_button_handler_allocates_nothing():
@@ -31,23 +38,67 @@ def test_the_button_handler_allocates_nothing():
     assert edges.stamp == 1000
 
 
-def test_the_tick_callback_and_a_wait_that_is_due_allocate_nothing():
-    m.reset()
-    clock = m.Clock(1000)
+class Serial(io.IOBase):
+    """A watched stream with a byte waiting, as USB stdin would be."""
+
+    def __init__(self):
+        self.waiting = 0
+
+    def ioctl(self, req, arg):
+        if req == 3:
+            return arg & select.POLLIN if self.waiting else 0
+        return -1
+
+
+def test_waits_on_the_real_select_allocate_nothing():
     edges = EdgeRing()
-    ticker = Ticker(m, edges, clock.ticks_ms)
-    ticker.start()
-    timer = m.state.timers[0]
-    tick = ticker._tick
+    waiter = Waiter(select, io, edges, time.ticks_ms)
+    serial = Serial()
+    waiter.watch(serial)
+    ticks_add = time.ticks_add
+    now = time.ticks_ms
     micropython.heap_lock()
     try:
-        tick(timer)
-        timer.fire()
-        ticker.wait(999)
-        ticker.wait(0x3FFFFFFF)  # 1001 ms before now, across the wrap: due
+        waiter.wait(ticks_add(now(), 3))  # asleep in poll, to the stamp
+        waiter.wait(ticks_add(now(), -1001))  # due
+        serial.waiting = 1
+        waiter.wait(ticks_add(now(), 1000))  # a byte waiting
+        serial.waiting = 0
+        edges.push(0, True, now())
+        waiter.wait(None)  # an edge pending
+        waiter.wait(ticks_add(now(), 1000))
     finally:
         micropython.heap_unlock()
-    assert ticker.count == 2 and m.state.idle_calls == 0
+    assert waiter.wakes == 2 and edges.pop()
+
+
+class Board:
+    DISPLAY = "oled"
+    I2C_ID = 0
+    I2C_SDA = 4
+    I2C_SCL = 5
+    I2C_FREQ = 400000
+    OLED_ADDRESS = 0x3C
+    BUTTONS = {b.LEFT: 14, b.RIGHT: 15, b.PLAY: 16}
+    BUZZER = None
+    BATTERY_ADC = None
+    WATCHDOG_MS = 16
+    STORAGE_ROOT = "/"
+
+
+def test_the_hal_wait_capped_by_the_watchdog_allocates_nothing():
+    m.reset()
+    m.bus(0).attach(0x3C, Ssd1306Panel())
+    clock = m.Clock()
+    hal = Rp2040Hal(m, Board, time.ticks_ms, clock.sleep_us, watchdog=True, select=select, io=io)
+    start = time.ticks_ms()
+    micropython.heap_lock()
+    try:
+        hal.wait(None)  # 8 ms: half the watchdog period
+        hal.wait(time.ticks_add(time.ticks_ms(), 100000))
+    finally:
+        micropython.heap_unlock()
+    assert time.ticks_diff(time.ticks_ms(), start) >= 16 and hal.waiter.wakes == 2
 
 
 def test_the_buzzer_update_allocates_nothing():
@@ -63,7 +114,7 @@ def test_the_buzzer_update_allocates_nothing():
     assert m.state.pwms[13].duty_u16() == 0
 
 
-def test_oled_show_unchanged_and_changed_allocates_nothing():
+def test_oled_show_of_windows_allocates_nothing():
     m.reset()
     bus = m.bus(0)
     panel = bus.attach(0x3C, Ssd1306Panel())
@@ -71,18 +122,23 @@ def test_oled_show_unchanged_and_changed_allocates_nothing():
     bus.log = None
     panel.commands = None
     frame = bytearray(1024)
-    oled.show(frame)  # the first sight of a frame buffer makes its page views
+    dirty = Dirty()
+    oled.show(frame, dirty)  # the first sight of a frame, and of each window shape, allocates
+    dirty.add(40, 51, 8, 39)
+    dirty.add(0, 5, 0, 7)
+    oled.show(frame, dirty)
     frame[700] = 0x81
+    frame[3] = 0x18
     micropython.heap_lock()
     try:
-        first = oled.show(frame)
-        unchanged = oled.show(frame)
-        frame[3] = 0x18
-        changed = oled.show(frame)
+        dirty.add(40, 51, 8, 39)  # a digit's window: page 5, column 60 (byte 700) is outside
+        dirty.add(0, 5, 0, 7)  # rows 0..7: page 0, byte 3 (widened to 8 columns)
+        sent = oled.show(frame, dirty)
+        nothing = oled.show(frame, dirty)
     finally:
         micropython.heap_unlock()
-    assert (first, unchanged, changed) == (1, 0, 1)
-    assert panel.ram == frame
+    assert (sent, nothing) == (2 * 10 + 12 * 4 + 8, 0)
+    assert panel.ram[3] == 0x18 and panel.ram[700] == 0
 
 
 def test_two_modules_show_allocates_nothing():

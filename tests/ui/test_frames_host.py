@@ -9,9 +9,10 @@ from ui.status import Status
 
 def test_oled_text_is_32_lines_of_128_half_blocks():
     frame = bytearray(canvas.SIZE)
-    canvas.set_pixel(frame, 0, 0)  # top half of character (0, 0)
-    canvas.set_pixel(frame, 1, 1)  # bottom half of (1, 0)
-    canvas.fill_rect(frame, 2, 0, 1, 2)  # both: a full block
+    c = canvas.Canvas(frame)
+    c.fb.pixel(0, 0, 1)  # top half of character (0, 0)
+    c.fb.pixel(1, 1, 1)  # bottom half of (1, 0)
+    c.fill_rect(2, 0, 1, 2, 1)  # both: a full block
     lines = frames.oled_text(frame).split("\n")
     assert len(lines) == 32 and all(len(line) == 128 for line in lines)
     assert lines[0][:4] == "\u2580\u2584\u2588 "
@@ -20,7 +21,8 @@ def test_oled_text_is_32_lines_of_128_half_blocks():
 
 def test_a_big_one_is_a_vertical_bar_of_full_blocks():
     frame = bytearray(canvas.SIZE)
-    canvas.big_char(frame, 10, 4, ord("1"), 12, 30, 3)  # rows 4..33: text lines 2..16
+    c = canvas.Canvas(frame)
+    c.big_char(10, 4, ord("1"), 12, 30, 3)  # rows 4..33: text lines 2..16
     lines = frames.oled_text(frame).split("\n")
     for row in range(2, 17):
         assert lines[row] == " " * 19 + "\u2588" * 3 + " " * 106
@@ -35,8 +37,8 @@ def test_oled_clock_picture_shows_both_times():
     screen.clock(left, right, Status())
     lines = frames.oled_text(screen.frame).split("\n")
     assert "\u2588" * 12 in lines[5][:62]  # the top bars of "05:00"
-    assert lines[21][:62] == "\u2588" * 62  # the running bar, rows 42-43
-    assert "\u2588" not in lines[21][66:]
+    assert lines[21][15:47] == "\u2588" * 32  # the running bar, rows 42-43, centred
+    assert "\u2588" not in lines[21][47:]
 
 
 def test_seg_text_draws_digits_and_the_colon():

@@ -39,26 +39,26 @@ def test_mm_ss_in_large_digits_on_each_half():
     screen = OledScreen()
     screen.clock(*views(300000, 0), Status())  # 05:00 | 0.0
     f = screen.frame
-    # "05:00": digits 12 wide, 30 high, bars 3 thick, 2 apart: 59 px centred at x 1, y 10
-    assert canvas.pixel(f, 7, 10) and canvas.pixel(f, 1, 20)  # "0": top bar, left bar
-    assert not canvas.pixel(f, 7, 24)  # "0" has no middle bar
-    assert canvas.pixel(f, 21, 10) and canvas.pixel(f, 15, 16) and not canvas.pixel(f, 26, 16)
-    assert canvas.pixel(f, 21, 24) and canvas.pixel(f, 26, 30) and not canvas.pixel(f, 15, 30)
-    assert lit_count(f, 29, 16, 3, 3) == 9 and lit_count(f, 29, 30, 3, 3) == 9  # the colon
-    assert lit_count(f, 29, 20, 3, 8) == 0
+    # "05:00": digits 12 wide, 30 high, bars 3 thick, 2 apart: 59 px centred at x 1, y 9
+    assert canvas.pixel(f, 7, 9) and canvas.pixel(f, 1, 19)  # "0": top bar, left bar
+    assert not canvas.pixel(f, 7, 23)  # "0" has no middle bar
+    assert canvas.pixel(f, 21, 9) and canvas.pixel(f, 15, 15) and not canvas.pixel(f, 26, 15)
+    assert canvas.pixel(f, 21, 23) and canvas.pixel(f, 26, 29) and not canvas.pixel(f, 15, 29)
+    assert lit_count(f, 29, 15, 3, 3) == 9 and lit_count(f, 29, 29, 3, 3) == 9  # the colon
+    assert lit_count(f, 29, 19, 3, 8) == 0
     # nothing of the left time spills past its half (x 0..61); the divider is at 63..64
-    assert lit_count(f, 62, 9, 1, 32) == 0 and lit_count(f, 65, 9, 1, 32) == 0
+    assert lit_count(f, 62, 8, 1, 32) == 0 and lit_count(f, 65, 8, 1, 32) == 0
 
 
 def test_hours_and_tenths_fit_their_half():
     screen = OledScreen()
     screen.clock(*views(12 * 3600000 + 30 * 60000 + 25000, 19950), Status())  # 12:30:25 | 19.9
     f = screen.frame
-    assert lit_count(f, 0, 9, 62, 32) > 0 and lit_count(f, 62, 9, 1, 32) == 0
-    assert lit_count(f, 66, 9, 62, 32) > 0 and lit_count(f, 65, 9, 1, 32) == 0
+    assert lit_count(f, 0, 8, 62, 32) > 0 and lit_count(f, 62, 8, 1, 32) == 0
+    assert lit_count(f, 66, 8, 62, 32) > 0 and lit_count(f, 65, 8, 1, 32) == 0
     # "19.9": 13 wide, 32 high; width 3 * 13 + 3 + 3 * 2 = 48, from x = 66 + 7 = 73
-    assert lit_count(f, 73 + 10, 9, 3, 32) == 96  # the "1": its right bars, full height
-    assert lit_count(f, 73 + 30, 9 + 29, 3, 3) == 9  # the point, on the baseline
+    assert lit_count(f, 73 + 10, 8, 3, 32) == 96  # the "1": its right bars, full height
+    assert lit_count(f, 73 + 30, 8 + 29, 3, 3) == 9  # the point, on the baseline
 
 
 def test_counters_in_the_top_line():
@@ -93,13 +93,13 @@ def test_aux_line_reserve_delay_start_penalty():
     left.reserve_ms = 272000
     right.delay_ms = 4200
     screen.clock(left, right, Status())
-    assert text_at(screen.frame, 1, 47, "R 4:32") and text_at(screen.frame, 67, 47, "D 4.2")
+    assert text_at(screen.frame, 1, 48, "R 4:32") and text_at(screen.frame, 67, 48, "D 4.2")
     left.reserve_ms = -1
     left.start_ms = 30000
     right.delay_ms = 0
     right.penalty_ms = 65000
     assert screen.clock(left, right, Status())
-    assert text_at(screen.frame, 1, 47, "ST 0:30") and text_at(screen.frame, 67, 47, "+1:05")
+    assert text_at(screen.frame, 1, 48, "ST 0:30") and text_at(screen.frame, 67, 48, "+1:05")
 
 
 def test_running_bar_under_the_running_side():
@@ -107,13 +107,13 @@ def test_running_bar_under_the_running_side():
     left, right = views()
     left.running = True
     screen.clock(left, right, Status())
-    assert lit_count(screen.frame, 0, 42, 62, 3) == 62 * 3
+    assert lit_count(screen.frame, 15, 42, 32, 3) == 32 * 3
     assert lit_count(screen.frame, 66, 42, 62, 3) == 0
     left.running = False
     right.running = True
     assert screen.clock(left, right, Status())
     assert lit_count(screen.frame, 0, 42, 62, 3) == 0
-    assert lit_count(screen.frame, 66, 42, 62, 3) == 62 * 3
+    assert lit_count(screen.frame, 81, 42, 32, 3) == 32 * 3
 
 
 def test_pause_changes_the_frame_and_says_so():
@@ -121,10 +121,10 @@ def test_pause_changes_the_frame_and_says_so():
     left, right = views()
     status = Status()
     screen.clock(left, right, status)
-    assert find_text(screen.frame, "PAUSE", 56) == -1
+    assert find_text(screen.frame, "PAUSE", 57) == -1
     status.paused = True
     assert screen.clock(left, right, status)
-    assert text_at(screen.frame, 49, 56, "PAUSE", on=0)  # centred, inverted
+    assert text_at(screen.frame, 49, 57, "PAUSE", on=0)  # centred, inverted
     assert not screen.clock(left, right, status)
 
 
@@ -136,13 +136,13 @@ def test_flags_and_who_fell_first():
     status.first_flag_side = 1
     screen.clock(left, right, status)
     f = screen.frame
-    assert text_at(f, 1, 47, "FLAG") and not text_at(f, 1, 47, "1ST FLAG")
-    assert text_at(f, 67, 47, "1ST FLAG")
+    assert text_at(f, 1, 48, "FLAG") and not text_at(f, 1, 48, "1ST FLAG")
+    assert text_at(f, 67, 48, "1ST FLAG")
     # a flagged side's time is dark on a lit block
-    assert canvas.pixel(f, 0, 9) and canvas.pixel(f, 61, 40) and canvas.pixel(f, 66, 9)
+    assert canvas.pixel(f, 0, 8) and canvas.pixel(f, 61, 39) and canvas.pixel(f, 66, 8)
     status.first_flag_side = 0
     assert screen.clock(left, right, status)
-    assert text_at(screen.frame, 1, 47, "1ST FLAG") and text_at(screen.frame, 67, 47, "FLAG ")
+    assert text_at(screen.frame, 1, 48, "1ST FLAG") and text_at(screen.frame, 67, 48, "FLAG ")
 
 
 def test_a_lone_flag_uses_the_view_when_status_has_none():
@@ -150,8 +150,8 @@ def test_a_lone_flag_uses_the_view_when_status_has_none():
     left, right = views(0, 5000)
     left.flagged = left.flagged_first = True
     screen.clock(left, right, Status())
-    assert text_at(screen.frame, 1, 47, "1ST FLAG")
-    assert not canvas.pixel(screen.frame, 66, 9)
+    assert text_at(screen.frame, 1, 48, "1ST FLAG")
+    assert not canvas.pixel(screen.frame, 66, 8)
 
 
 def test_status_line_message_battery_mute():
@@ -162,14 +162,14 @@ def test_status_line_message_battery_mute():
     status.muted = True
     screen.clock(*views(), status)
     f = screen.frame
-    assert text_at(f, 0, 56, "MUTE") and text_at(f, 52, 56, "HALT") and text_at(f, 111, 56, "87%")
+    assert text_at(f, 0, 57, "MUTE") and text_at(f, 52, 57, "HALT") and text_at(f, 111, 57, "87%")
     status.battery_low = True
     status.battery_percent = 9
     assert screen.clock(*views(), status)
-    assert text_at(screen.frame, 117, 56, "9%", on=0)
+    assert text_at(screen.frame, 117, 57, "9%", on=0)
     status.battery_percent = -1
     assert screen.clock(*views(), status)
-    assert text_at(screen.frame, 111, 56, "BAT", on=0)
+    assert text_at(screen.frame, 111, 57, "BAT", on=0)
 
 
 def test_message_as_bytes_truncated_and_over():
@@ -177,11 +177,11 @@ def test_message_as_bytes_truncated_and_over():
     status = Status()
     status.message = b"ARBITER CALLED"
     screen.clock(*views(), status)
-    assert text_at(screen.frame, 31, 56, "ARBITER CAL")
+    assert text_at(screen.frame, 31, 57, "ARBITER CAL")
     status.message = ""
     status.over = True
     assert screen.clock(*views(), status)
-    assert text_at(screen.frame, 52, 56, "OVER")
+    assert text_at(screen.frame, 52, 57, "OVER")
 
 
 def test_a_new_message_object_with_the_same_text_changes_nothing():
