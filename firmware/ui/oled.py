@@ -9,6 +9,8 @@
 # clock() builds the texts into small slot buffers, compares each with what is on screen (a C
 # compare), redraws only the slots that differ (for the time, only the digits that differ when
 # the text keeps its shape) and lists the changed windows in `dirty` for the display driver.
+from array import array
+
 from micropython import const
 
 from clock import display
@@ -32,9 +34,9 @@ _HALF_W = const(62)
 _TOP_Y = const(0)
 _DIGITS_Y = const(8)
 _DIGITS_H = const(32)
-_BAR_Y = const(42)
-_BAR_H = const(3)
-_BAR_W = const(32)
+_BAR_Y = const(41)
+_BAR_H = const(4)
+_BAR_W = const(24)
 _AUX_Y = const(48)
 _LINE_Y = const(56)
 _TEXT_DY = const(1)  # status text sits one row down its page, under a lit ground when inverted
@@ -43,6 +45,7 @@ _MENU_ROWS = const(5)
 _SPACES = b"          "  # _SLOT spaces
 _ZEROS = bytes(_SLOT)
 _NO_LINE = bytes(_LINE)
+_NEVER = (-2,) * 9  # no view has these: the first build always runs
 
 
 def _digits(n):
@@ -110,6 +113,8 @@ class OledScreen:
         self._shown_auxes = (bytearray(_SLOT), bytearray(_SLOT))
         self._bits = bytearray(2)
         self._shown_bits = bytearray(2)
+        # per side, what the counters and the aux line were last built from
+        self._inputs = (array("i", _NEVER), array("i", _NEVER))
         self._line = bytearray(_LINE)
         self._shown_line = bytearray(_LINE)
         # per side: the time's digit width, height, bar thickness, first x, y (set when drawn)
@@ -159,8 +164,36 @@ class OledScreen:
         if view.flagged:
             bits |= _FLAG
         self._bits[s] = bits
-        self._top(self._tops[s], view)
-        self._aux(self._auxes[s], view, first)
+        # The counters and the aux line are rebuilt only when what they show changed.
+        seen = self._inputs[s]
+        moves = view.moves
+        stage = view.stage
+        periods = view.periods_left
+        moves_left = view.moves_left
+        if seen[0] != moves or seen[1] != stage or seen[2] != periods or seen[3] != moves_left:
+            seen[0] = moves
+            seen[1] = stage
+            seen[2] = periods
+            seen[3] = moves_left
+            self._top(self._tops[s], view)
+        flags = (8 if first else 0) | (16 if view.soft_timeout else 0) | bits
+        start = view.start_ms
+        delay = view.delay_ms
+        reserve = view.reserve_ms
+        penalty = view.penalty_ms
+        if (
+            seen[4] != flags
+            or seen[5] != start
+            or seen[6] != delay
+            or seen[7] != reserve
+            or seen[8] != penalty
+        ):
+            seen[4] = flags
+            seen[5] = start
+            seen[6] = delay
+            seen[7] = reserve
+            seen[8] = penalty
+            self._aux(self._auxes[s], view, first)
 
     def _top(self, key, view):
         key[:] = _SPACES
@@ -378,7 +411,7 @@ class OledScreen:
             c = time[i]
             if c == 0:
                 break
-            width = canvas.big_width(c, w, t)
+            width = t if c == 58 or c == 46 else w
             if c != shown[i]:
                 fill_rect(cx, y, width, h, 1 - on)
                 self.canvas.big_char(cx, y, c, w, h, t, on)

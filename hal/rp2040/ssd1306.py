@@ -68,6 +68,7 @@ class Ssd1306:
 
     def __init__(self, i2c, address=0x3C, flip=False):
         self._i2c = i2c
+        self._writeto = i2c.writeto  # bound once: taking a bound method allocates
         self._address = address
         self._stage = bytearray(1 + _STAGE)
         self._stage[0] = _DATA
@@ -150,32 +151,35 @@ class Ssd1306:
         return sent
 
     def _send_window(self, x0, x1, p0, p1):
-        width = _rounded_width(x0, x1)
+        width = (x1 - x0 + 4) & ~3  # _rounded_width, inline: this runs for every window
+        if width > WIDTH:
+            width = WIDTH
         if x0 + width > WIDTH:
             x0 = WIDTH - width  # widen to the left at the right edge: same bytes, same result
-        if width * (p1 - p0 + 1) > _STAGE:
+        pages = p1 - p0 + 1
+        if width * pages > _STAGE:
             sent = 0
             for page in range(p0, p1 + 1):
                 sent += self._send_window(x0, x0 + width - 1, page, page)
             return sent
-        shape = self._shapes.get(width | (p1 - p0 + 1) << 8)
+        shape = self._shapes.get(width | pages << 8)
         if shape is None:
-            shape = self._shape(width, p1 - p0 + 1)
-        copy, data = shape
-        copy.blit(self._source, -x0, -8 * p0)
+            shape = self._shape(width, pages)
+        shape[0].blit(self._source, -x0, -8 * p0)
         command = self._window
         command[2] = x0
         command[3] = x0 + width - 1
         command[5] = p0
         command[6] = p1
+        data = shape[1]
         try:
-            self._i2c.writeto(self._address, command)
-            self._i2c.writeto(self._address, data)
+            self._writeto(self._address, command)
+            self._writeto(self._address, data)
         except OSError:
             self.errors += 1  # a glitch on the bus must not stop the clock
             self._known = False
             return 0
-        return WINDOW_COMMAND_BYTES + len(data) + 1
+        return WINDOW_COMMAND_BYTES + 1 + len(data)
 
     def _shape(self, width, pages):
         stage = memoryview(self._stage)

@@ -221,7 +221,7 @@ def test_a_short_game_starts_pauses_flags_and_quits():
     running = sim.box()
     assert running != ready
     bar = running[21]  # the running bar under the right clock, rows 42-43 of the OLED
-    assert "\u2588" * 32 in bar[64:] and "\u2588" not in bar[:62]
+    assert "\u2588" * 24 in bar[64:] and "\u2588" not in bar[:62]
     sim.child.send(" ")
     paused = sim.status(lambda status: status.state == "paused")
     assert sim.box() != running

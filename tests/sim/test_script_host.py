@@ -54,7 +54,7 @@ def test_a_short_game_headers_tones_and_the_flag_on_the_oled():
     shown = blocks(lines)
     assert all(len(frame) == 32 for frame in shown.values())  # 64 pixel rows, two a line
     running = shown["t=1500 state=running left=3.0 right=2.5"]
-    assert FULL * 32 in running[21][64:] and FULL not in running[21][:62]  # right's bar
+    assert FULL * 24 in running[21][64:] and FULL not in running[21][:62]  # right's bar
     over = shown["t=6500 state=over left=0.0(flag) right=2.0"]
     left_digits = "".join(line[:62].ljust(62) for line in over[5:20])
     right_digits = "".join(line[66:128].ljust(62) for line in over[5:20])

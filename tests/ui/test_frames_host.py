@@ -37,8 +37,8 @@ def test_oled_clock_picture_shows_both_times():
     screen.clock(left, right, Status())
     lines = frames.oled_text(screen.frame).split("\n")
     assert "\u2588" * 12 in lines[5][:62]  # the top bars of "05:00"
-    assert lines[21][15:47] == "\u2588" * 32  # the running bar, rows 42-43, centred
-    assert "\u2588" not in lines[21][47:]
+    assert lines[21][19:43] == "\u2588" * 24  # the running bar, rows 41-44, centred
+    assert "\u2588" not in lines[21][43:]
 
 
 def test_seg_text_draws_digits_and_the_colon():

@@ -107,13 +107,13 @@ def test_running_bar_under_the_running_side():
     left, right = views()
     left.running = True
     screen.clock(left, right, Status())
-    assert lit_count(screen.frame, 15, 42, 32, 3) == 32 * 3
-    assert lit_count(screen.frame, 66, 42, 62, 3) == 0
+    assert lit_count(screen.frame, 19, 41, 24, 4) == 24 * 4
+    assert lit_count(screen.frame, 66, 40, 62, 8) == 0
     left.running = False
     right.running = True
     assert screen.clock(left, right, Status())
-    assert lit_count(screen.frame, 0, 42, 62, 3) == 0
-    assert lit_count(screen.frame, 81, 42, 32, 3) == 32 * 3
+    assert lit_count(screen.frame, 0, 40, 62, 8) == 0
+    assert lit_count(screen.frame, 85, 41, 24, 4) == 24 * 4
 
 
 def test_pause_changes_the_frame_and_says_so():
