@@ -117,6 +117,7 @@ class OledScreen:
         self._inputs = (array("i", _NEVER), array("i", _NEVER))
         self._line = bytearray(_LINE)
         self._shown_line = bytearray(_LINE)
+        self._status_seen = array("i", (-2, -2, -2, -2, -2))  # what the line was built from
         # per side: the time's digit width, height, bar thickness, first x, y (set when drawn)
         self._geometries = (bytearray(5), bytearray(5))
         self._text = bytearray(12)  # display.render scratch
@@ -256,9 +257,29 @@ class OledScreen:
         return _put(key, pos, text, skip, n - skip)
 
     def _status(self, status):
+        message = status.message
+        paused = status.paused
+        over = status.over
+        percent = status.battery_percent
+        low = status.battery_low
+        muted = status.muted
+        seen = self._status_seen
+        if (
+            message is self._message_src
+            and seen[0] == paused
+            and seen[1] == over
+            and seen[2] == percent
+            and seen[3] == low
+            and seen[4] == muted
+        ):
+            return  # the line built last time still holds
+        seen[0] = paused
+        seen[1] = over
+        seen[2] = percent
+        seen[3] = low
+        seen[4] = muted
         line = self._line
         line[:] = _NO_LINE
-        message = status.message
         if message is not self._message_src:
             self._message_src = message
             n = 0
@@ -334,9 +355,15 @@ class OledScreen:
                 self._draw_changed_digits(s, x, shown)
             shown[:] = time
             changed = True
-        if self._update_text(x, _TOP_Y, self._tops[s], self._shown_tops[s]):
+        text = self._tops[s]
+        shown = self._shown_tops[s]
+        if text != shown:
+            self._update_text(x, _TOP_Y, text, shown)
             changed = True
-        if self._update_text(x, _AUX_Y, self._auxes[s], self._shown_auxes[s]):
+        text = self._auxes[s]
+        shown = self._shown_auxes[s]
+        if text != shown:
+            self._update_text(x, _AUX_Y, text, shown)
             changed = True
         self._shown_bits[s] = bits
         if (bits ^ was) & _RUN:
@@ -347,8 +374,6 @@ class OledScreen:
         return changed
 
     def _update_text(self, x, y, text, shown):
-        if text == shown:
-            return False
         first = 0
         while text[first] == shown[first]:
             first += 1
@@ -361,7 +386,6 @@ class OledScreen:
         self.canvas.fill_rect(left, y, right - left + 1, 8, 0)
         self.canvas.text(left, y, text, first, last + 1)
         self.dirty.add(left, right, y, y + 7)
-        return True
 
     def _layout(self, time, g):
         """Size and place the time text `time` in its half: into bytearray `g`."""
