@@ -66,9 +66,46 @@ _SIZE = const(41)
 _NO_END = const(-1)
 _IN_PENALTY = const(-2)
 
+# clock.ticks.diff's arithmetic, written out where it runs at every call.
+_TICKS_MASK = const(0x3FFFFFFF)
+_TICKS_HALF = const(0x20000000)
+
+# What of a View Game.view filled moves on with `now` until the game changes (View._follow).
+_STILL = const(0)  # nothing: the game is not running, or this side waits
+_UP = const(1)  # time_ms = anchor + (e - pre if e > pre): untimed on move, an hourglass waiting
+_START = const(2)  # the start clock: start_ms = pre - e
+_DOWN = const(3)  # time_ms = anchor - (e - pre if e > pre)
+_DELAY = const(4)  # delay_ms = pre - e, and time_ms as _DOWN
+_MOVE_TIME = const(5)  # Arimaa: time_ms = pre - e, and reserve_ms as _DOWN
+
+# A control's plan (Game._plans): its kind, then per stage the time a move may use first (Arimaa
+# move time, a delay), the Fischer increment given as a move begins, and the increment given
+# as it ends (Fischer after, Bronstein).
+_UNTIMED = const(0)
+_TIMED = const(1)
+_BARE = const(2)  # timed, and only the stage time can end a move: no start clock, no limit
+_PRE_AT = const(1)  # + 3 * stage
+_FISCHER_AT = const(2)
+_GAIN_AT = const(3)
+
+
+class _Slicer:
+    def __getitem__(self, key):
+        return key
+
+
+# The slice of a whole list, made once: `a[_WHOLE] = b` copies b into a, allocating nothing
+# (a `[:]` written out makes a new slice object each time).
+_WHOLE = _Slicer()[:]
+
+# Every change of any game takes a new even number (Game._changed): a View remembers the
+# number (plus the player) it was filled at, and is up to date while the game still has it.
+_version = 0
+
 
 class View:
-    """What one side's display shows; filled in place by Game.view()."""
+    """What one side's display shows; filled in place by Game.view(), and only by it: a View
+    it filled before, it brings up to date by rewriting the figures that run."""
 
     def __init__(self):
         self.time_ms = 0  # main figure: stage time, current period or block, Arimaa move time
@@ -85,6 +122,39 @@ class View:
         self.flagged = False
         self.flagged_first = False
         self.running = False
+        # Game.view's own: which game version and player filled it, and how to bring it up to
+        # a later `now` without starting over (see Game.view). Nothing else writes them.
+        self._filled = -1
+        self._follow = _STILL
+        self._anchor = 0
+        self._since = 0
+        self._pre = 0
+
+
+def _is_stamp(value):
+    """ticks.is_stamp without its isinstance() call, which costs more than the rest."""
+    try:
+        return value & _TICKS_MASK == value  # a TypeError for what is no whole number
+    except TypeError:
+        return False
+
+
+def _plan(setup, control):
+    """What a move of `control` needs at once, in one tuple (see Game.__init__)."""
+    if not control.stages:
+        return (_UNTIMED,)
+    bare = not (setup.start_ms or setup.limit_ms or control.move_limit_ms)
+    plan = [_BARE if bare else _TIMED]
+    for stage in control.stages:
+        mode = stage.mode
+        increment = stage.increment_ms
+        if control.move_ms is not None:
+            plan.append(control.move_ms)
+        else:
+            plan.append(increment if mode == DELAY else 0)
+        plan.append(increment if mode == FISCHER else 0)
+        plan.append(increment if mode == FISCHER_AFTER or mode == BRONSTEIN else 0)
+    return tuple(plan)
 
 
 class Game:
@@ -93,14 +163,28 @@ class Game:
             raise ClockError("a game needs a Setup")
         self.setup = setup
         self._controls = (setup.first, setup.second)
+        # Per player, what press() and update() read at once: while only the stage time can
+        # end a move (_BARE) and it has not run out, they need no what-if run.
+        self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
         self._st = [0] * _SIZE
         self._undo = [0] * _SIZE
         self.end_reason = PLAYING  # set by _run: why the move it charged ends the game
+        self.stage_entered = False  # the last press met a quota and began the mover's next stage
+        self._version = 0
+        self._event_version = -1  # next_event's last answer: the version and `now` it was for
+        self._event_from = 0
+        self._event_at = 0
         self.reset()
+
+    def _changed(self):
+        global _version
+        _version = (_version + 2) & 0x3FFFFFFE
+        self._version = _version
 
     # --- state ---------------------------------------------------------------------------
 
     def reset(self):
+        self._changed()
         st = self._st
         for i in range(_SIZE):
             st[i] = 0
@@ -175,6 +259,7 @@ class Game:
             raise ClockError("a saved game in no known state")
         if not ticks.is_stamp(values[_RUN_START]) or values[_USED] < 0:
             raise ClockError("a saved game with a bad timestamp")
+        self._changed()
         for i in range(_SIZE):
             self._st[i] = values[i]
 
@@ -183,6 +268,7 @@ class Game:
         of the last press or pause (the timestamps of another boot mean nothing now)."""
         st = self._st
         if st[_STATE] == RUNNING:
+            self._changed()
             st[_STATE] = PAUSED
 
     # --- time -----------------------------------------------------------------------------
@@ -196,11 +282,6 @@ class Game:
         if e < 0:
             return 0
         return e if e < MAX_MS else MAX_MS
-
-    def _fold(self, now):
-        st = self._st
-        st[_USED] = self.elapsed(now)
-        st[_RUN_START] = now
 
     def _copy(self, source, target):
         st = self._st
@@ -216,18 +297,18 @@ class Game:
         st = self._st
         control = self._controls[player]
         stages = control.stages
-        setup = self.setup
         end = _NO_END
         self.end_reason = PLAYING
-        if setup.start_ms and st[o + _MOVES] == 0:
-            if e > setup.start_ms:
-                end = setup.start_ms + 1
+        setup = self.setup
+        start_ms = setup.start_ms
+        if start_ms and st[o + _MOVES] == 0:
+            if e > start_ms:
+                end = start_ms + 1
                 self.end_reason = ABORTED
         elif stages:
             pre = st[o + _PRE]
-            charge = (e - pre if e > pre else 0) - (
-                st[o + _BASE] - pre if st[o + _BASE] > pre else 0
-            )
+            base = st[o + _BASE]
+            charge = (e - pre if e > pre else 0) - (base - pre if base > pre else 0)
             st[o + _BASE] = e
             left = st[o + _LEFT] - charge
             while left < 0:
@@ -270,86 +351,57 @@ class Game:
             self.end_reason = TIME
         limit = setup.limit_ms
         if limit:
-            limit -= self._st[_PLAYED]
+            limit -= st[_PLAYED]
             if e > limit and (end < 0 or limit + 1 < end):
                 end = limit + 1
                 self.end_reason = HALTED
         return end
 
     def _begin_move(self, player):
+        # press() has this written out, for speed: the two must agree.
         st = self._st
         o = player * _PLAYER
-        control = self._controls[player]
         st[o + _BASE] = 0
-        st[o + _PRE] = 0
-        if not control.stages:
+        plan = self._plans[player]
+        if plan[0] == _UNTIMED:
+            st[o + _PRE] = 0
             return
-        stage = control.stages[st[o + _STAGE]]
-        if self.setup.start_ms and st[o + _MOVES] == 0:
-            st[o + _PRE] = self.setup.start_ms
-        elif control.move_ms is not None:
-            st[o + _PRE] = control.move_ms
-        elif stage.mode == DELAY:
-            st[o + _PRE] = stage.increment_ms
-        if stage.mode == FISCHER and stage.increment_ms:
-            self._add_time(o, control, stage.increment_ms)
+        at = 3 * st[o + _STAGE]
+        start_ms = self.setup.start_ms
+        st[o + _PRE] = start_ms if start_ms and st[o + _MOVES] == 0 else plan[_PRE_AT + at]
+        fischer = plan[_FISCHER_AT + at]
+        if fischer:
+            self._add_time(o, player, fischer)
 
-    def _add_time(self, o, control, amount):
+    def _add_time(self, o, player, amount):
         st = self._st
         left = st[o + _LEFT] + amount
-        if control.max_ms and left > control.max_ms:
-            left = control.max_ms
+        cap = self._controls[player].max_ms
+        if cap and left > cap:
+            left = cap
         st[o + _LEFT] = left if left < MAX_MS else MAX_MS
 
-    def _end_move(self, player, e):
-        """Charge a completed move of `e` ms, give increments and move on through quotas."""
+    def _quota_met(self, o, player, index):
+        """The player at `o` met the move quota of stage `index`: the next stage, or this one
+        again if it is the last."""
         st = self._st
-        o = player * _PLAYER
-        control = self._controls[player]
-        free = self.setup.start_ms and st[o + _MOVES] == 0
-        self._run(o, player, e)
-        st[o + _MOVES] += 1
-        if not control.stages:
-            st[o + _LEFT] += e if st[o + _LEFT] + e < MAX_MS else 0
-            return
-        if free:
-            e = 0
-        index = st[o + _STAGE]
-        stage = control.stages[index]
-        if control.move_ms is not None and not free:
-            unused = st[o + _PRE] - e
-            if unused > 0:
-                credit = unused * control.reserve_percent // 100
-                cap = control.reserve_limit_ms
-                if cap:
-                    room = cap - st[o + _LEFT]
-                    credit = credit if credit < room else (room if room > 0 else 0)
-                self._add_time(o, control, credit)
-        elif stage.increment_ms and (stage.mode == FISCHER_AFTER or stage.mode == BRONSTEIN):
-            spent = st[o + _SPENT] + e
-            if st[o + _MOVES] % stage.increment_every:
-                st[o + _SPENT] = spent if spent < MAX_MS else MAX_MS
-            else:
-                st[o + _SPENT] = 0
-                gain = stage.increment_ms
-                if stage.mode == BRONSTEIN and spent < gain:
-                    gain = spent
-                self._add_time(o, control, gain)
-        st[o + _IN_STAGE] += 1
-        if stage.moves and st[o + _IN_STAGE] >= stage.moves:
-            st[o + _IN_STAGE] = 0
-            if index + 1 < len(control.stages):
-                stage = control.stages[index + 1]
-                st[o + _STAGE] = index + 1
-                st[o + _PERIODS] = stage.periods
-                how = stage.on_enter
-            else:
-                how = stage.on_repeat
-            if how != ADD:
-                st[o + _LEFT] = 0
-            self._add_time(o, control, stage.duration_ms)
+        stages = self._controls[player].stages
+        st[o + _IN_STAGE] = 0
+        if index + 1 < len(stages):
+            stage = stages[index + 1]
+            st[o + _STAGE] = index + 1
+            st[o + _PERIODS] = stage.periods
+            self.stage_entered = True
+            how = stage.on_enter
+        else:
+            stage = stages[index]
+            how = stage.on_repeat
+        if how != ADD:
+            st[o + _LEFT] = 0
+        self._add_time(o, player, stage.duration_ms)
 
     def _finish(self, reason, loser, stamp):
+        self._changed()
         st = self._st
         st[_STATE] = OVER
         st[_REASON] = reason
@@ -371,6 +423,7 @@ class Game:
         st = self._st
         if st[_STATE] != READY or not ticks.is_stamp(now):
             return self._refuse_stamp(now)
+        self._changed()
         st[_TURN] = player
         st[_STATE] = RUNNING
         st[_RUN_START] = now
@@ -390,11 +443,22 @@ class Game:
         st = self._st
         if st[_STATE] != RUNNING:
             return PLAYING
-        if not ticks.is_stamp(now):
+        if not _is_stamp(now):
             self._refuse_stamp(now)
+        e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        if e < 0:
+            e = 0
+        elif e > MAX_MS:
+            e = MAX_MS
+        st[_USED] = e
+        st[_RUN_START] = now
         player = st[_TURN]
-        self._fold(now)
-        e = st[_USED]
+        if self._plans[player][0] == _BARE:  # has the stage time, alone, run out?
+            o = player * _PLAYER
+            pre = st[o + _PRE]
+            base = st[o + _BASE]
+            if st[o + _LEFT] >= (e - pre if e > pre else 0) - (base - pre if base > pre else 0):
+                return PLAYING
         self._copy(player * _PLAYER, _SCRATCH)
         end = self._run(_SCRATCH, player, e)
         if end < 0 or end > e:
@@ -413,34 +477,108 @@ class Game:
         Before the game starts either lever starts the other side's clock. Returns whether
         the press did anything.
         """
+        global _version
         st = self._st
         if player != 0 and player != 1:
             raise ClockError("a player is 0 (first) or 1 (second)")
-        if st[_STATE] == READY:
-            return self.start(now, 1 - player)
-        if st[_STATE] != RUNNING or st[_TURN] != player or not ticks.is_stamp(now):
+        self.stage_entered = False
+        if st[_STATE] != RUNNING or st[_TURN] != player or not _is_stamp(now):
+            if st[_STATE] == READY:
+                return self.start(now, 1 - player)
             return self._refuse_stamp(now)
-        if self.update(now):
+        e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        if e < 0:
+            e = 0
+        elif e > MAX_MS:
+            e = MAX_MS
+        o = player * _PLAYER
+        pre = st[o + _PRE]
+        base = st[o + _BASE]
+        charged = e - pre if e > pre else 0
+        left = st[o + _LEFT] - charged + (base - pre if base > pre else 0)
+        # The short way: only the stage time could have run out, and it has not.
+        plain = left >= 0 and self._plans[player][0] == _BARE
+        if not plain and self.update(now):
             return False
-        e = st[_USED]
-        undo = self._undo
-        for i in range(_SIZE):
-            undo[i] = st[i]
-        charged = self._charged_so_far(player, e)
-        self._end_move(player, e)
-        self._note_flags(player)
+        _version = (_version + 2) & 0x3FFFFFFE
+        self._version = _version
+        st[_USED] = e
+        st[_RUN_START] = now
+        self._undo[_WHOLE] = st
+        if plain:
+            st[o + _BASE] = e
+            st[o + _LEFT] = left
+        else:
+            self._run(o, player, e)
+            self._note_flags(player)
+        # The move is over: increments, and on through quotas.
+        moves = st[o + _MOVES] + 1
+        st[o + _MOVES] = moves
+        setup = self.setup
+        plan = self._plans[player]
+        if plan[0] == _UNTIMED:
+            st[o + _LEFT] += e if st[o + _LEFT] + e < MAX_MS else 0
+        else:
+            free = moves == 1 and setup.start_ms  # the first move, on the start clock
+            index = st[o + _STAGE]
+            control = self._controls[player]
+            stage = control.stages[index]
+            gain = plan[_GAIN_AT + 3 * index]
+            if control.move_ms is not None and not free:
+                unused = st[o + _PRE] - e
+                if unused > 0:
+                    credit = unused * control.reserve_percent // 100
+                    cap = control.reserve_limit_ms
+                    if cap:
+                        room = cap - st[o + _LEFT]
+                        credit = credit if credit < room else (room if room > 0 else 0)
+                    self._add_time(o, player, credit)
+            elif gain:
+                spent = st[o + _SPENT] + (0 if free else e)
+                if moves % stage.increment_every:
+                    st[o + _SPENT] = spent if spent < MAX_MS else MAX_MS
+                else:
+                    st[o + _SPENT] = 0
+                    if spent < gain and stage.mode == BRONSTEIN:
+                        gain = spent
+                    left = st[o + _LEFT] + gain  # _add_time, written out
+                    cap = control.max_ms
+                    if cap and left > cap:
+                        left = cap
+                    st[o + _LEFT] = left if left < MAX_MS else MAX_MS
+            quota = stage.moves
+            if quota and st[o + _IN_STAGE] + 1 >= quota:
+                self._quota_met(o, player, index)
+            else:
+                st[o + _IN_STAGE] += 1
         other = 1 - player
-        if self.setup.hourglass:
-            self._add_time(other * _PLAYER, self._controls[other], charged)
+        if setup.hourglass:
+            self._add_time(other * _PLAYER, other, charged)
         st[_PLAYED] += e
-        st[_PLIES] += 1
+        plies = st[_PLIES] + 1
+        st[_PLIES] = plies
         st[_CAN_UNDO] = 1
         st[_TURN] = other
         st[_USED] = 0
         st[_RUN_START] = now
-        self._begin_move(other)
-        limit = self.setup.limit_turns
-        if limit and st[_PLIES] >= 2 * limit:
+        o = other * _PLAYER  # the other's move begins: _begin_move(other), written out
+        st[o + _BASE] = 0
+        plan = self._plans[other]
+        if plan[0] == _UNTIMED:
+            st[o + _PRE] = 0
+        else:
+            at = 3 * st[o + _STAGE]
+            start_ms = setup.start_ms
+            st[o + _PRE] = start_ms if start_ms and st[o + _MOVES] == 0 else plan[_PRE_AT + at]
+            fischer = plan[_FISCHER_AT + at]
+            if fischer:
+                left = st[o + _LEFT] + fischer  # _add_time, written out
+                cap = self._controls[other].max_ms
+                if cap and left > cap:
+                    left = cap
+                st[o + _LEFT] = left if left < MAX_MS else MAX_MS
+        limit = setup.limit_turns
+        if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
         return True
 
@@ -448,6 +586,7 @@ class Game:
         st = self._st
         if st[_STATE] != RUNNING or self.update(now):
             return False
+        self._changed()
         st[_STATE] = PAUSED
         return True
 
@@ -455,6 +594,7 @@ class Game:
         st = self._st
         if st[_STATE] != PAUSED or not ticks.is_stamp(now):
             return self._refuse_stamp(now)
+        self._changed()
         st[_STATE] = RUNNING
         st[_RUN_START] = now
         return True
@@ -464,10 +604,9 @@ class Game:
         st = self._st
         if st[_CAN_UNDO] != 1 or st[_STATE] not in (RUNNING, PAUSED):
             return False
+        self._changed()
         state = st[_STATE]
-        undo = self._undo
-        for i in range(_SIZE):
-            st[i] = undo[i]
+        st[_WHOLE] = self._undo
         st[_STATE] = state
         st[_RUN_START] = now
         st[_CAN_UNDO] = 0
@@ -485,6 +624,7 @@ class Game:
         st = self._st
         if st[_STATE] not in (READY, PAUSED):
             raise ClockError("pause the clock first")
+        self._changed()
         st[_CAN_UNDO] = 0
 
     def adjust_time(self, player, delta_ms):
@@ -528,23 +668,67 @@ class Game:
     # --- queries --------------------------------------------------------------------------
 
     def view(self, player, now, out):
-        """Fill View `out` with what `player`'s display shows at `now`."""
+        """Fill View `out` with what `player`'s display shows at `now`.
+
+        A View this game last filled for `player`, the game unchanged since, is only brought up
+        to `now`: the figures that run, from what the last fill left in it, while no period or
+        stage runs out meanwhile (then, and for any other View, the whole view is worked out).
+        """
+        if out._filled == self._version + player:
+            follow = out._follow
+            if follow == _STILL:
+                return out
+            st = self._st
+            e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+            if e < 0:
+                e = 0
+            elif e > MAX_MS:
+                e = MAX_MS
+            pre = out._pre
+            if follow == _UP:
+                out.time_ms = out._anchor + (e - pre if e > pre else 0)
+                return out
+            pre_left = pre - e if pre > e else 0
+            if follow == _START:
+                out.start_ms = pre_left
+                return out
+            if e >= out._since:
+                left = out._anchor - (e - pre if e > pre else 0)
+                if left >= 0:
+                    if follow == _DOWN:
+                        out.time_ms = left
+                    elif follow == _DELAY:
+                        out.time_ms = left
+                        out.delay_ms = pre_left
+                    else:
+                        out.time_ms = pre_left
+                        out.reserve_ms = left
+                    return out
+        return self._view(player, now, out)
+
+    def _view(self, player, now, out):
         st = self._st
         control = self._controls[player]
-        moving = st[_STATE] == RUNNING and st[_TURN] == player
-        mover_e = self.elapsed(now) if st[_STATE] in (RUNNING, PAUSED) else 0
-        self._copy(player * _PLAYER, _SCRATCH)
-        on_move = st[_STATE] in (RUNNING, PAUSED) and st[_TURN] == player
+        stages = control.stages
+        state = st[_STATE]
+        started = state == RUNNING or state == PAUSED
+        on_move = started and st[_TURN] == player
+        mover_e = self.elapsed(now) if started else 0
+        o = player * _PLAYER
         if on_move:
+            self._copy(o, _SCRATCH)
             self._run(_SCRATCH, player, mover_e)
-        o = _SCRATCH
-        out.running = moving
+            o = _SCRATCH
+        follow = _STILL
+        out.running = on_move and state == RUNNING
         out.moves = st[o + _MOVES]
         out.penalty_ms = st[o + _PENALTY]
-        out.soft_timeout = st[o + _MARKS] & MARK_SOFT != 0
-        out.flagged = st[o + _MARKS] & MARK_FLAG != 0
+        marks = st[o + _MARKS]
+        out.soft_timeout = marks & MARK_SOFT != 0
+        flagged = marks & MARK_FLAG != 0
+        out.flagged = flagged
         first = st[_FIRST_FLAG]
-        out.flagged_first = out.flagged and (first == -1 or first == player)
+        out.flagged_first = flagged and (first == -1 or first == player)
         out.delay_ms = 0
         out.start_ms = -1
         out.reserve_ms = -1
@@ -552,34 +736,58 @@ class Game:
         out.moves_left = -1
         out.stage = st[o + _STAGE]
         out.counting_up = False
-        pre_left = st[o + _PRE] - mover_e if on_move else st[o + _PRE]
+        pre = st[o + _PRE]
+        pre_left = pre - mover_e if on_move else pre
         if pre_left < 0:
             pre_left = 0
-        if not control.stages:
-            out.time_ms = st[o + _LEFT] + (mover_e if on_move else 0)
+        left = st[o + _LEFT]
+        if not stages:
+            out.time_ms = left + (mover_e if on_move else 0)
             out.counting_up = True
+            if out.running:
+                follow = _UP
+                out._anchor = left
+                out._pre = 0
+            out._follow = follow
+            out._filled = self._version + player
             return out
-        out.time_ms = st[o + _LEFT]
-        if self.setup.start_ms and st[o + _MOVES] == 0 and st[_STATE] != READY:
-            out.start_ms = pre_left if on_move else self.setup.start_ms
+        out.time_ms = left
+        if out.running:
+            # Until its next period or stage, the move's figures run as in view()'s short way.
+            follow = _DOWN
+            out._pre = pre
+            out._anchor = left + (mover_e - pre if mover_e > pre else 0)
+            out._since = mover_e
+        start_ms = self.setup.start_ms
+        if start_ms and st[o + _MOVES] == 0 and state != READY:
+            out.start_ms = pre_left if on_move else start_ms
+            if follow != _STILL:
+                follow = _START
         elif control.move_ms is not None:
-            out.reserve_ms = st[o + _LEFT]
+            out.reserve_ms = left
             out.time_ms = pre_left if on_move else control.move_ms
-        elif on_move and control.stages[st[o + _STAGE]].mode == DELAY:
+            if follow != _STILL:
+                follow = _MOVE_TIME
+        elif on_move and stages[st[o + _STAGE]].mode == DELAY:
             out.delay_ms = pre_left
-        if self.setup.hourglass and st[_TURN] != player and st[_STATE] in (RUNNING, PAUSED):
-            out.time_ms += self._charged_so_far(1 - player, mover_e)
-            out.counting_up = st[_STATE] == RUNNING
-        stage = control.stages[st[o + _STAGE]]
+            if follow != _STILL:
+                follow = _DELAY
+        if self.setup.hourglass and st[_TURN] != player and started:
+            mover_pre = st[(1 - player) * _PLAYER + _PRE]
+            if state == RUNNING:
+                follow = _UP
+                out._anchor = out.time_ms
+                out._pre = mover_pre
+            out.time_ms += mover_e - mover_pre if mover_e > mover_pre else 0
+            out.counting_up = state == RUNNING
+        stage = stages[st[o + _STAGE]]
         if stage.is_period():
             out.periods_left = st[o + _PERIODS]
         if stage.moves:
             out.moves_left = stage.moves - st[o + _IN_STAGE]
+        out._follow = follow
+        out._filled = self._version + player
         return out
-
-    def _charged_so_far(self, player, e):
-        pre = self._st[player * _PLAYER + _PRE]
-        return e - pre if e > pre else 0
 
     def next_event(self, now):
         """The stamp of the next change of state of the move in progress (a flag, a period or
@@ -587,6 +795,21 @@ class Game:
         st = self._st
         if st[_STATE] != RUNNING:
             return None
+        if self._event_version == self._version:
+            # The last answer holds for any `now` from the one it was for up to the event.
+            at = self._event_at
+            since = ((now - self._event_from + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+            if since >= 0 and ((at - now + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF > 0:
+                return at
+        at = self._next_event(now)
+        if at is not None:
+            self._event_version = self._version
+            self._event_from = now
+            self._event_at = at
+        return at
+
+    def _next_event(self, now):
+        st = self._st
         player = st[_TURN]
         e = self.elapsed(now)
         self._copy(player * _PLAYER, _SCRATCH)
