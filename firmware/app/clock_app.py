@@ -51,6 +51,8 @@ _MAX_SLEEP_MS = const(1000)
 # does not end the opponent's move at once.
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
+_TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
+_TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
 
@@ -71,6 +73,10 @@ class ClockApp:
         self.menu = None
         self.listener = None  # called as listener(event, stamp) after it happened
         self._switched = now  # stamp of the last switch of the clocks
+        self._unsaved = False  # the game changed: flush() saves it at the end of the pass
+        self._wake_at = now  # what next_wake last answered, kept until something changes
+        self._wake_known = False
+        self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
         self._battery_at = now
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
@@ -89,6 +95,7 @@ class ClockApp:
 
     def new_game(self):
         self._fresh_game()
+        self._unsaved = False  # a save still pending is of the game just dropped
         saved.clear(self.hal.storage)
         self._tell(E_NEW, self.hal.ticks_ms())
 
@@ -108,9 +115,25 @@ class ClockApp:
         self.state = S_READY
         self.gestures.play_at_once = False
         self.sounds.forget()
+        self._wake_known = False
+        self._redraw = True
 
     def _save(self):
         saved.save(self.hal.storage, self.spec, self.left_player, self.game)
+
+    def flush(self, now):
+        """The end of a pass that did something: save the game if it changed (_unsaved).
+
+        The save comes after the frame that shows the change: a press is on the display first.
+        Its stamp was taken in the IRQ, so waiting changes nothing of its timing; a power cut
+        in the few ms before the save loses that press alone (the clock resumes from the
+        position before it).
+        """
+        self._wake_known = False
+        self._redraw = False
+        if self._unsaved:
+            self._unsaved = False
+            self._save()
 
     def player_on(self, side):
         """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
@@ -119,6 +142,8 @@ class ClockApp:
     # --- input ---------------------------------------------------------------------------
 
     def on_action(self, action, stamp):
+        self._wake_known = False
+        self._redraw = True
         state = self.state
         if not self.plus_minus and state >= S_MENU:
             # Without PLUS and MINUS, the levers stand in for them in menus.
@@ -144,7 +169,7 @@ class ClockApp:
                 self.menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
                 self.state = S_ARBITER
         elif action == act.MINUS and state == S_PAUSED and self.game.undo(stamp):
-            self._save()
+            self._unsaved = True
             self._tell(E_ARBITER, stamp)
 
     def _lever(self, side, stamp):
@@ -156,18 +181,17 @@ class ClockApp:
             self._switched = stamp
             self.state = S_RUNNING
             self.gestures.play_at_once = True
-            self._save()
+            self._unsaved = True
             self._tell(E_START, stamp)
         elif self.state in (S_RUNNING, S_INTERIM):
             player = self.player_on(side)
             if ticks.diff(stamp, self._switched) < CHORD_MS:
                 return
-            stage = game.view(player, stamp, self.left).stage
             if game.press(player, stamp):
                 self._switched = stamp
-                self._save()
+                self._unsaved = True
                 self._tell(E_PRESS, stamp)
-                if game.view(player, stamp, self.left).stage > stage:
+                if game.stage_entered:
                     self.sounds.stage_started(stamp)
                     self._tell(E_STAGE, stamp)
                 self.sounds.forget()
@@ -178,12 +202,12 @@ class ClockApp:
             if self.game.pause(stamp):
                 self.state = S_PAUSED
                 self.gestures.play_at_once = False
-                self._save()
+                self._unsaved = True
                 self._tell(E_PAUSE, stamp)
         elif state == S_PAUSED:
             if self.game.resume(stamp):
                 self._running()
-                self._save()
+                self._unsaved = True
                 self._tell(E_RESUME, stamp)
         elif state >= S_MENU:
             self._menu_action(act.PLAY, stamp)
@@ -219,7 +243,7 @@ class ClockApp:
                 self.state = S_OVER
             else:
                 self.state = S_PAUSED
-            self._save()
+            self._unsaved = True
             self._tell(E_ARBITER, stamp)
         elif state == S_RESUME:
             if outcome == "resume":
@@ -234,9 +258,11 @@ class ClockApp:
 
     def tick(self, now):
         """Bring everything up to `now`: flags at their instant, tones, the battery."""
+        self._wake_known = False
         self.gestures.poll(now)
-        game = self.game
-        if self.state in (S_RUNNING, S_INTERIM):
+        state = self.state
+        if state == S_RUNNING or state == S_INTERIM:
+            game = self.game
             game.update(now)
             # A flag, a limit, or a press or pause that found the flag fallen: the game
             # is over whichever noticed it first.
@@ -244,10 +270,13 @@ class ClockApp:
                 self._over(now)
             else:
                 mover = game.turn()
-                view = game.view(mover, now, self.left)
-                stage = self.sounds.stage_seen(mover)
-                self.sounds.observe(mover, view, now)
-                if view.flagged and self.state == S_RUNNING:
+                # The mover's own side: render() then finds it up to date.
+                view = self.left if mover == self.left_player else self.right
+                game.view(mover, now, view)
+                sounds = self.sounds
+                stage = sounds.stage_seen(mover)
+                sounds.observe(mover, view, now)
+                if view.flagged and state == S_RUNNING:
                     self.state = S_INTERIM
                     self._tell(E_FLAG, now)
                 elif stage >= 0 and view.stage > stage:
@@ -260,7 +289,7 @@ class ClockApp:
     def _over(self, now):
         self.state = S_OVER
         self.gestures.play_at_once = False
-        self._save()
+        self._unsaved = True
         if self.game.reason() == TIME:
             self.sounds.flag(now)
         self._tell(E_OVER, self.game.end_stamp())
@@ -278,7 +307,7 @@ class ClockApp:
             self._fill_views(now)
             changed = self.screen.clock(self.left, self.right, self.status)
         if changed:
-            self.hal.display.show(self.screen.frame)
+            self.hal.display.show(self.screen.frame, self.screen.dirty)
         return changed
 
     def _fill_views(self, now):
@@ -297,25 +326,42 @@ class ClockApp:
             status.first_flag_side = -1
         status.message = _MESSAGES.get(game.reason(), "") if self.state == S_OVER else ""
 
+    def due(self, now):
+        """Whether a pass at `now` has anything to do for the app (without an edge or a
+        command): next_wake's stamp has come, or something changed since the last pass that
+        did something."""
+        if self._redraw or not self._wake_known:
+            return True
+        return (now - self._wake_at + _TICKS_HALF) & _TICKS_MASK >= _TICKS_HALF  # diff >= 0
+
     def next_wake(self, now):
-        """The stamp of the next instant something is due: no polling for flags or digits."""
+        """The stamp of the next instant something is due: no polling for flags or digits.
+        Kept until something changes (a tick, an action, a new game, the end of a pass that
+        did something): a pass that woke early for nothing asks again for free."""
+        if self._wake_known:
+            return self._wake_at
         wait = _MAX_SLEEP_MS
-        if self.state in (S_RUNNING, S_INTERIM):
-            event = self.game.next_event(now)
+        state = self.state
+        if state == S_RUNNING or state == S_INTERIM:
+            game = self.game
+            event = game.next_event(now)
             if event is not None:
                 wait = _sooner(wait, ticks.diff(event, now))
-            self._fill_views(now)
-            wait = _sooner(wait, _until_shown_change(self.left))
-            wait = _sooner(wait, _until_shown_change(self.right))
-            mover = self.left if self.left.running else self.right
-            wait = _sooner(wait, self.sounds.until_next(mover))
+            left = game.view(self.left_player, now, self.left)
+            right = game.view(1 - self.left_player, now, self.right)
+            wait = _sooner(wait, _until_shown_change(left))
+            wait = _sooner(wait, _until_shown_change(right))
+            wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
         due = self.gestures.due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))
         due = self.sounds.tone_due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))
-        return ticks.add(now, wait if wait > 0 else 0)
+        wake = ticks.add(now, wait if wait > 0 else 0)
+        self._wake_at = wake
+        self._wake_known = True
+        return wake
 
 
 def _menus():

@@ -78,6 +78,8 @@ class Gestures:
         return ticks.add(self._since, RESET_MS)
 
     def poll(self, now):
+        if self._held == _NONE:
+            return
         due = self.due()
         if due is not None and ticks.diff(now, due) >= 0:
             self._done = True

@@ -17,7 +17,12 @@ class Runner:
             self.channel = SerialChannel(hal.serial, app)
 
     def step(self):
-        """One pass. Allocates nothing while a game runs (menus, saves and commands aside)."""
+        """One pass. Allocates nothing while a game runs (menus, saves and commands aside).
+
+        A pass that woke before anything was due (the watchdog's early return, a byte of a line
+        still coming) with no edge and no command line only feeds the watchdog: the app has
+        nothing to bring up to date and nothing new to draw.
+        """
         hal = self.hal
         app = self.app
         channel = self.channel
@@ -29,14 +34,22 @@ class Runner:
         # `now` is read before the edges are taken: every edge stamped up to `now` is in the
         # ring already, so no flag is declared at `now` ahead of an earlier press.
         now = hal.ticks_ms()
+        busy = app.due(now)
         edges = hal.edges
         while edges.pop():
+            busy = True
             if self._accept(edges.button, edges.pressed, edges.stamp):
                 self._edge(edges.button, edges.pressed, edges.stamp)
-        app.tick(now)
+        if busy:
+            app.tick(now)
         if channel is not None:
+            answered = channel.answered
             channel.poll(now)
-        app.render(now)
+            if channel.answered != answered:
+                busy = True
+        if busy:
+            app.render(now)
+            app.flush(now)  # the game's save, after the frame that shows what changed
         hal.feed()
 
     def run(self):

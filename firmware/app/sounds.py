@@ -60,6 +60,8 @@ class Sounds:
 
     def _crossed(self, time_ms, in_period):
         marks = display.PERIOD_ALERTS if in_period else display.ALERTS
+        if time_ms > marks[0]:  # above the first (highest) mark: none crossed yet
+            return False
         for mark in marks:
             if time_ms <= mark < self._time:
                 return True

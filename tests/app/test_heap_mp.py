@@ -82,3 +82,13 @@ def test_loop_passes_after_a_flag_allocate_nothing():
     clock.run_until(2000 + 60000 + 10)  # the flag has fallen (its save allocates: a write)
     assert clock.state() == "over"
     locked_steps(clock, 50)
+
+
+def test_passes_that_wake_early_allocate_nothing():
+    clock = Clock(preset="Go 30m 5x30s byoyomi")
+    clock.press(b.RIGHT, 2000)
+    clock.run_until(2000)
+    clock.hal.horizon = clock.hal.now  # wait() returns at once: nothing is due
+    locked_steps(clock, 50)
+    clock.hal.horizon = None
+    locked_steps(clock, 50)  # and the passes that are due again

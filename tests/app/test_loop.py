@@ -1,0 +1,171 @@
+# The main loop's passes: one that wakes before anything is due only feeds the watchdog, early
+# wakes change nothing the clock does or when, and a press is drawn before it is saved.
+from app import gestures as act
+from app.runner import Runner
+from clock import ticks
+from hal import buttons as b
+from harness import Clock
+
+MIN = 60000
+
+
+def recording(clock, log):
+    """Log each frame written (a digest), with its stamp, and each write to storage."""
+    hal = clock.hal
+    show = hal.display.show
+    write = hal.storage.write
+
+    def logged_show(frame, *rest):
+        log.append(("show", hal.now, hash(bytes(frame)), sum(frame)))  # a digest: small
+        show(frame, *rest)
+
+    def logged_write(name, data):
+        log.append(("write", hal.now, name))
+        write(name, data)
+
+    hal.display.show = logged_show
+    hal.storage.write = logged_write
+
+
+def early_wakes(clock, every):
+    """The HAL's wait returns at most `every` ms on, as the RP2040's does to feed the watchdog."""
+    hal = clock.hal
+    wait = hal.wait
+
+    def capped(until):
+        latest = ticks.add(hal.now, every)
+        wait(latest if until is None or ticks.diff(until, latest) > 0 else until)
+
+    hal.wait = capped
+
+
+def play_a_bullet_game(clock):
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 3456)
+    clock.press(b.RIGHT, 9001)
+    clock.press(b.PLAY, 12000)  # a pause
+    clock.press(b.PLAY, 15000)
+    clock.press(b.LEFT, 20017)
+    clock.run_until(25000)
+    clock.press(b.RIGHT, 25000 + 40000)  # into the last ten seconds: beeps, then no reply
+    clock.run_until(150000)
+    clock.press(b.SET, 151000, hold_ms=3000)  # held: a new game at 153500
+    clock.run_until(156000)
+
+
+def test_early_wakes_change_nothing_the_clock_does_or_when():
+    runs = []
+    for every in (None, 7, 250):
+        clock = Clock(preset="Bullet 1+0")
+        log = []
+        recording(clock, log)
+        if every is not None:
+            early_wakes(clock, every)
+        play_a_bullet_game(clock)
+        runs.append((log, clock.hal.buzzer.tones, clock.state(), clock.hal.fed))
+    plain = runs[0]
+    assert plain[2] == "ready"  # the flag fell, then the held SET began a new game
+    assert len([tone for tone in plain[1] if tone[0] > 60000]) >= 6  # beeps and the flag tone
+    for log, tones, state, fed in runs[1:]:
+        assert log == plain[0] and tones == plain[1] and state == plain[2]
+        assert fed > plain[3]  # more passes, each feeding the watchdog
+
+
+def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(1500)
+    app = clock.app
+    drawn = []
+    render = app.render
+
+    def counted(now):
+        drawn.append(now)
+        return render(now)
+
+    app.render = counted
+    hal = clock.hal
+    hal.horizon = hal.now  # wait() returns at once: before anything is due
+    fed = hal.fed
+    for _ in range(5):
+        clock.runner.step()
+    assert drawn == [] and hal.fed == fed + 5
+    hal.edges.push(b.LEFT, True, hal.now)  # a press in such a pass is taken at once
+    clock.runner.step()
+    assert drawn == [1500] and app.game.plies() == 1
+    hal.horizon = None
+    clock.runner.step()  # the next digit's instant: 5:03 from 1500 shows 5:02 at 1501
+    assert drawn[1:] == [1501]
+
+
+def test_a_press_is_drawn_before_it_is_saved():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(5431)
+    log = []
+    recording(clock, log)
+    clock.press(b.LEFT, 5432)
+    clock.run_until(5432)
+    assert [entry[:2] for entry in log] == [("show", 5432), ("write", 5432)]
+    reboot = Clock(fs=clock.fs, start=10)
+    reboot.press(b.SET, 100)  # resume the saved game: paused, the press taken
+    reboot.run_until(200)
+    assert reboot.app.game.plies() == 1
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 4432
+
+
+def test_every_save_still_happens_in_the_pass_that_changed_the_game():
+    clock = Clock(preset="Bullet 1+0")
+    log = []
+    recording(clock, log)
+    clock.press(b.RIGHT, 1000)  # start
+    clock.press(b.LEFT, 2000)  # press
+    clock.press(b.PLAY, 3000)  # pause
+    clock.press(b.MINUS, 4000)  # undo
+    clock.press(b.PLAY, 5000)  # resume
+    clock.run_until(1000 + MIN + 5000)
+    writes = [entry[1] for entry in log if entry[0] == "write"]
+    # The flag: a minute, less the second before the undone press, from the resumption.
+    assert writes == [1000, 2000, 3000, 4000, 5000, 5000 + MIN - 1000 + 1]
+
+
+def test_a_new_game_drops_a_save_still_pending():
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(2000)
+    app = clock.app
+    app.on_action(act.PLAY, 2500)  # a pause, to be saved at the end of the pass...
+    app.new_game()  # ... which begins a new game instead
+    app.flush(2500)
+    assert Clock(fs=clock.fs).state() == "ready"  # nothing to resume
+
+
+class Port:
+    """A serial port with bytes waiting to be read."""
+
+    def __init__(self):
+        self.waiting = b""
+        self.written = []
+
+    def read_into(self, buf):
+        count = min(len(buf), len(self.waiting))
+        buf[:count] = self.waiting[:count]
+        self.waiting = self.waiting[count:]
+        return count
+
+    def write(self, data):
+        self.written.append(bytes(data))
+
+
+def test_a_command_in_a_pass_that_wakes_early_is_answered_and_drawn():
+    clock = Clock(preset="Rapid 15+10")
+    hal = clock.hal
+    hal.serial = Port()
+    runner = Runner(hal, clock.app)
+    runner.step()
+    hal.horizon = hal.now  # no time passes: nothing comes due
+    index = [preset.name for preset in clock.app.presets.items].index("Blitz 5+3")
+    hal.serial.waiting = b"PRESET USE %d\n" % (index + 1)
+    runner.step()
+    assert hal.serial.written and hal.serial.written[-1].startswith(b"OK")
+    assert clock.app.left.time_ms == 5 * MIN  # drawn in that pass
