@@ -36,10 +36,17 @@ class Runner:
         now = hal.ticks_ms()
         busy = app.due(now)
         edges = hal.edges
+        lever = False
         while edges.pop():
             busy = True
             if self._accept(edges.button, edges.pressed, edges.stamp):
                 self._edge(edges.button, edges.pressed, edges.stamp)
+                if edges.pressed and edges.button <= buttons.RIGHT:
+                    lever = True
+        if lever:
+            # A lever's press goes on the display before anything else of the pass: what tick
+            # and the serial channel change is drawn by the render below, a few ms later.
+            app.render(now)
         if busy:
             app.tick(now)
         if channel is not None:
