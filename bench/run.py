@@ -207,9 +207,10 @@ class Chip:
             'machine.Pin on the chip) + sleep_us of %s µs half periods; "refresh": the '
             "same press when each module written is due for its periodic full write."
             % (f["repeats"], f["wake_us"], f["i2c_hz"], f["pin_call_us"], f["tm1637_delay_us"]),
-            "The press pass saves the game (saved.save) before it draws: its Python is in the "
-            'figures ("save": that call alone), onto an in-memory filesystem; the flash write '
-            "itself on the chip (littlefs program and erase) is not estimated and comes on top.",
+            "Press to pixels runs from the wake to the end of the display write; the game's "
+            'save (saved.save, "save": that call alone, onto an in-memory filesystem) comes '
+            "after it in the same pass, and so does the flash write on the chip (littlefs "
+            "program and erase, not estimated).",
         ]
 
 
@@ -247,7 +248,7 @@ def press_rows(chip):
                     python,
                     "n/a",
                     "%s, bus %s ms%s" % (estimate, _ms(float(f[key + "bus_ms"])), extra),
-                    "the Runner.step that takes the edge",
+                    "from the wake to the end of the display write",
                 )
             )
         key = "press.%s." % board

@@ -240,8 +240,12 @@ class Game:
         """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's."""
         if len(values) != _SIZE:
             raise ClockError("a saved game of another shape")
-        for value in values:
-            if not isinstance(value, int) or not -MAX_MS <= value <= MAX_MS:
+        for i in range(_SIZE):
+            value = values[i]
+            if i == _RUN_START or i == _END_STAMP:  # stamps: anywhere in the 30-bit cycle
+                if not ticks.is_stamp(value) and value != _NO_END:
+                    raise ClockError("a saved game with a bad timestamp")
+            elif not isinstance(value, int) or not -MAX_MS <= value <= MAX_MS:
                 raise ClockError("a saved game holds small whole numbers only")
         for player in (0, 1):
             o = player * _PLAYER

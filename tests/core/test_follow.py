@@ -82,7 +82,7 @@ def same(kept, fresh, what):
 def twin(game):
     """The same game in a new Game object: nothing kept from earlier calls."""
     other = Game(game.setup)
-    other._st[:] = game._st  # restore() refuses stamps above MAX_MS
+    other._st[:] = game._st
     return other
 
 

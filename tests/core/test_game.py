@@ -162,3 +162,18 @@ def test_restore_refuses_a_snapshot_that_cannot_be_this_games():
         bad[index] = value
         raises(ClockError, Game(setup).restore, bad)
     raises(ClockError, Game(setup).restore, good[:-1])
+
+
+def test_a_game_saved_late_in_the_tick_cycle_restores():
+    # The 30-bit tick counter spends half of each 12.4-day cycle above MAX_MS (2**29 - 1): a
+    # game saved then must come back as one saved earlier does.
+    setup = Setup(Control([Stage(MIN)]))
+    late = (1 << 30) - 5000
+    game = Game(setup)
+    game.start(late, 0)
+    game.press(0, late + 2000)
+    saved = game.snapshot()
+    again = Game(setup)
+    again.restore(saved)
+    assert again.snapshot() == saved
+    assert view(again, 1, late + 3000).time_ms == MIN - 1000
