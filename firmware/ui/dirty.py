@@ -36,6 +36,3 @@ class Dirty:
         boxes[at + 2] = y0 >> 3
         boxes[at + 3] = y1 >> 3
         self.count += 1
-
-    def changed(self):
-        return self.whole or self.count > 0
