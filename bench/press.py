@@ -27,6 +27,7 @@ from clock.game import View  # noqa: E402
 from fakes.mini_fs import MiniFs  # noqa: E402
 from hal import buttons as b  # noqa: E402
 from hal.rp2040 import tm1637  # noqa: E402
+from hal.rp2040.buzzer import Silent  # noqa: E402
 from hal.rp2040.ssd1306 import PAGES, Ssd1306, window_bytes  # noqa: E402
 from harness import Clock  # noqa: E402
 from ui.seg7 import SegScreen  # noqa: E402
@@ -202,17 +203,6 @@ def seg_us(pins, sleep):
 # --- driving the app -----------------------------------------------------------------------
 
 
-class QuietBuzzer:  # the board's buzzer sets a PWM; the recorder would allocate
-    def play(self, hz, ms, now):
-        pass
-
-    def update(self, now):
-        pass
-
-    def stop(self):
-        pass
-
-
 START = 2000  # the right lever starts the game here: the left player moves first
 
 
@@ -224,7 +214,7 @@ def make_clock(board, preset, oled):
         clock = Clock(screen=SegScreen(), fs=MiniFs(), preset=preset)
         bus = SegBus()
     clock.hal.display = bus
-    clock.app.sounds.buzzer = QuietBuzzer()
+    clock.app.sounds.buzzer = Silent()  # the recorder would allocate
     return clock, bus
 
 
