@@ -47,6 +47,7 @@ E_ARBITER = const(8)  # a correction, an undo
 EVENT_NAMES = ("new", "start", "press", "pause", "resume", "stage", "flag", "over", "arbiter")
 
 _MAX_SLEEP_MS = const(1000)
+_SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut costs at most this
 # Both levers at once: the second lever, within this long of a switch, is the same chord and
 # does not end the opponent's move at once.
 CHORD_MS = const(30)
@@ -74,6 +75,7 @@ class ClockApp:
         self.listener = None  # called as listener(event, stamp) after it happened
         self._switched = now  # stamp of the last switch of the clocks
         self._unsaved = False  # the game changed: flush() saves it at the end of the pass
+        self._saved_at = now  # stamp of the last save
         self._wake_at = now  # what next_wake last answered, kept until something changes
         self._wake_known = False
         self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
@@ -118,8 +120,9 @@ class ClockApp:
         self._wake_known = False
         self._redraw = True
 
-    def _save(self):
-        saved.save(self.hal.storage, self.spec, self.left_player, self.game)
+    def _save(self, now):
+        saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
+        self._saved_at = now
 
     def flush(self, now):
         """The end of a pass that did something: save the game if it changed (_unsaved).
@@ -133,7 +136,7 @@ class ClockApp:
         self._redraw = False
         if self._unsaved:
             self._unsaved = False
-            self._save()
+            self._save(now)
 
     def player_on(self, side):
         """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
@@ -264,6 +267,8 @@ class ClockApp:
         if state == S_RUNNING or state == S_INTERIM:
             game = self.game
             game.update(now)
+            if ticks.diff(now, self._saved_at) >= _SAVE_EVERY_MS:
+                self._unsaved = True  # the move in progress, as of now
             # A flag, a limit, or a press or pause that found the flag fallen: the game
             # is over whichever noticed it first.
             if game.state() == OVER:
@@ -352,6 +357,7 @@ class ClockApp:
             wait = _sooner(wait, _until_shown_change(left))
             wait = _sooner(wait, _until_shown_change(right))
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
+            wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         due = self.gestures.due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))

@@ -1,4 +1,5 @@
-# The running game on flash: written right after each switch, so a power cut loses no press.
+# The running game on flash: written after each switch, and every 10 s while a clock runs, so a
+# power cut loses no press and at most 10 s of the move in progress.
 from clock.game import OVER, Game
 from clock.model import ClockError
 import notation
@@ -8,9 +9,10 @@ FILE = "game.txt"
 _VERSION = "clock-game 1"
 
 
-def save(storage, spec, left_player, game):
-    """A few hundred bytes: the preset, who sits left, the core's state as integers."""
-    numbers = ",".join([str(value) for value in game.snapshot()])
+def save(storage, spec, left_player, game, now=None):
+    """A few hundred bytes: the preset, who sits left, the core's state as integers (a running
+    move as of `now`)."""
+    numbers = ",".join([str(value) for value in game.snapshot(now)])
     text = "%s\n%s\n%d\n%s\n" % (_VERSION, spec, left_player, numbers)
     storage.write(FILE, text.encode())
 

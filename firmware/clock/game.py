@@ -232,9 +232,17 @@ class Game:
     def can_undo(self):
         return self._st[_CAN_UNDO] == 1
 
-    def snapshot(self):
-        """The whole game state as a list of small integers (for saving)."""
-        return list(self._st)
+    def snapshot(self, now=None):
+        """The whole game state as a list of small integers (for saving).
+
+        Given `now`, a running move is written as of `now` (its time so far, restarted at
+        `now`): the same game, whose saved time after a power cut is what had run at `now`.
+        """
+        values = list(self._st)
+        if now is not None and values[_STATE] == RUNNING:
+            values[_USED] = self.elapsed(now)
+            values[_RUN_START] = now
+        return values
 
     def restore(self, values):
         """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's."""

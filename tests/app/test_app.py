@@ -97,24 +97,25 @@ def test_mute_silences_everything():
     assert clock.hal.buzzer.tones == []
 
 
-def test_a_power_cut_resumes_paused_with_the_times_of_the_last_press():
+def test_a_power_cut_resumes_paused_with_the_times_of_the_last_save():
     clock = Clock(preset="Rapid 15+10")
     clock.press(b.RIGHT, 1000)
     clock.press(b.LEFT, 8000)
     clock.press(b.RIGHT, 20000)
-    clock.run_until(50000)  # 30 s into the left player's move when the power goes
+    clock.run_until(55000)  # 35 s into the left player's move when the power goes
     reboot = Clock(fs=clock.fs, start=777)
     assert reboot.state() == "resume"
     reboot.press(b.SET, 1000)
     reboot.run_until(2000)
     assert reboot.state() == "paused"
-    # Fischer before: +10 s at the start of each of the left player's two moves.
-    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000
+    # Fischer before: +10 s at the start of each of the left player's two moves; the move
+    # was last saved 30 s in (saves every 10 s while it runs).
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 30000
     assert reboot.view(1).time_ms == 15 * MIN + 10000 - 12000
     reboot.press(b.PLAY, 3000)
     reboot.press(b.LEFT, 5000)
     reboot.run_until(5000)
-    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 2000
+    assert reboot.view(0).time_ms == 15 * MIN + 10000 - 7000 + 10000 - 32000
 
 
 def test_a_new_game_forgets_the_saved_one():

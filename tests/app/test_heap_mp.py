@@ -33,10 +33,24 @@ class CountingBuzzer:
         pass
 
 
-def locked_steps(clock, count):
+def locked_steps(clock, count, saves=None):
+    """`count` passes with the heap locked, the game's saves aside (a flash write allocates);
+    the stamps of those saves go to `saves`."""
     display = CountingDisplay()
     clock.hal.display = display
     clock.app.sounds.buzzer = CountingBuzzer()
+    save = clock.app._save
+    saves = [] if saves is None else saves
+
+    def save_unlocked(now):
+        micropython.heap_unlock()
+        try:
+            save(now)
+            saves.append(now)
+        finally:
+            micropython.heap_lock()
+
+    clock.app._save = save_unlocked
     runner = clock.runner
     for _ in range(count):
         micropython.heap_lock()
@@ -44,6 +58,7 @@ def locked_steps(clock, count):
             runner.step()
         finally:
             micropython.heap_unlock()
+    del clock.app._save  # the class's own again
     return display.writes
 
 
@@ -53,8 +68,10 @@ def test_running_loop_passes_allocate_nothing():
         clock.press(b.RIGHT, 2000)
         clock.run_until(2000)
         clock.app.gestures.play_at_once = True
-        writes = locked_steps(clock, 300)  # every second's new text, beeps, no press
+        saves = []
+        writes = locked_steps(clock, 300, saves)  # every second's new text, beeps, no press
         assert writes > 0, preset
+        assert saves and saves[0] == 12000, (preset, saves)  # the move in progress, every 10 s
 
 
 def test_lever_edges_and_debounce_allocate_nothing():

@@ -126,8 +126,10 @@ def test_every_save_still_happens_in_the_pass_that_changed_the_game():
     clock.press(b.PLAY, 5000)  # resume
     clock.run_until(1000 + MIN + 5000)
     writes = [entry[1] for entry in log if entry[0] == "write"]
-    # The flag: a minute, less the second before the undone press, from the resumption.
-    assert writes == [1000, 2000, 3000, 4000, 5000, 5000 + MIN - 1000 + 1]
+    # Every 10 s of a running move; the flag: a minute, less the second before the undone
+    # press, from the resumption.
+    every_10_s = [5000 + 10000 * n for n in range(1, 6)]
+    assert writes == [1000, 2000, 3000, 4000, 5000] + every_10_s + [5000 + MIN - 1000 + 1]
 
 
 def test_a_new_game_drops_a_save_still_pending():

@@ -177,3 +177,20 @@ def test_a_game_saved_late_in_the_tick_cycle_restores():
     again.restore(saved)
     assert again.snapshot() == saved
     assert view(again, 1, late + 3000).time_ms == MIN - 1000
+
+
+def test_a_snapshot_as_of_now_carries_the_running_move_so_far():
+    # With a delay, the move's time so far decides what is charged, so it must survive.
+    setup = Setup(Control([Stage(MIN, increment_ms=5000, mode=DELAY)]))
+    game = start(setup)
+    moves(game, [1000], 0)
+    saved = game.snapshot(8000)  # the second player's move has run 7 s of its 5 s delay
+    assert game.snapshot() != saved and game.snapshot(8000) == saved
+    again = Game(setup)
+    again.restore(saved)
+    again.freeze()  # a new boot: paused with the time run up to the save
+    assert again.state() == PAUSED
+    assert view(again, 1, 123).time_ms == MIN - 2000
+    assert again.resume(500)
+    assert view(again, 1, 1500).time_ms == MIN - 3000
+    assert game.pause(9000) and game.snapshot(20000) == game.snapshot()  # only a running move

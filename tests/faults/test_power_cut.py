@@ -93,3 +93,18 @@ def test_a_saved_game_that_cannot_be_played_is_ignored_at_boot():
     clock.fs.files[path] = bytearray("\n".join(lines).encode())
     reboot = Clock(fs=clock.fs)
     assert reboot.state() == "ready"  # not offered, no crash; the next save replaces it
+
+
+def test_a_power_cut_costs_at_most_ten_seconds_of_a_running_move():
+    # The left player's second move runs from 20 s; it is saved every 10 s while it runs.
+    left_at_press = 15 * MIN + 10000 - 7000 + 10000
+    right = 15 * MIN + 10000 - 12000
+    for cut in (29999, 30000, 30001, 44500, 59999, 61000):
+        clock = start_game()
+        clock.run_until(cut)
+        left, kept_right = times_after_reboot(clock.fs)
+        run_before_cut = cut - 20000
+        charged = left_at_press - left
+        assert kept_right == right
+        assert run_before_cut - 10000 <= charged <= run_before_cut, (cut, charged)
+        assert charged % 10000 == 0  # the saves fell at 30 s, 40 s, ...: exactly 10 s apart
