@@ -20,6 +20,25 @@ def oled_text(frame):
     return "\n".join(lines)
 
 
+# (dx, dy) of the pixel each braille dot bit stands for, bit 0 first (Unicode's dot numbering).
+_BRAILLE_DOTS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
+
+
+def oled_braille(frame):
+    """The 128x64 frame at half size: 16 lines of 64 braille cells, 2x4 pixels each, a cell
+    with no pixel on a space."""
+    lines = []
+    for y in range(0, canvas.HEIGHT, 4):
+        cells = []
+        for x in range(0, canvas.WIDTH, 2):
+            bits = 0
+            for bit, (dx, dy) in enumerate(_BRAILLE_DOTS):
+                bits |= canvas.pixel(frame, x + dx, y + dy) << bit
+            cells.append(chr(0x2800 + bits) if bits else " ")
+        lines.append("".join(cells))
+    return "\n".join(lines)
+
+
 def _digit(segments):
     """Five lines of five characters for one digit's segment bits (a..g = bits 0..6)."""
 

@@ -3,6 +3,7 @@ import curses
 import locale
 import os
 import sys
+import textwrap
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from app import gestures
@@ -10,9 +11,8 @@ from app.clock_app import STATE_NAMES
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
-from sim import boards
+from sim import boards, frames
 from sim.realtime import TAP_MS, BellBuzzer, RealtimeHal, folder_storage
-from ui import canvas
 
 SET_HOLD_MS = gestures.LONG_MS + 200
 RESET_HOLD_MS = gestures.RESET_MS + 100
@@ -52,25 +52,48 @@ def keymap(board):
     return keys, lines
 
 
-def braille_text(frame):
-    """The 128x64 frame at half size: 16 lines of 64 braille cells, 2x4 pixels each."""
-    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08))
-    dots += ((1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
-    lines = []
-    for y in range(0, canvas.HEIGHT, 4):
-        cells = []
-        for x in range(0, canvas.WIDTH, 2):
-            bits = 0
-            for dx, dy, bit in dots:
-                if canvas.pixel(frame, x + dx, y + dy):
-                    bits |= bit
-            cells.append(chr(0x2800 + bits) if bits else " ")
-        lines.append("".join(cells))
-    return "\n".join(lines)
+def key_lines(board):
+    """The keys in two short lines, for a terminal with no room for the table of them."""
+    present = board.BUTTONS
+    second = "s set   r reset" if buttons.SET in present else "s set, r reset (hold play)"
+    if buttons.PLUS in present and buttons.MINUS in present:
+        second += "   +/Up plus   -/Down minus"
+    else:
+        second += "   menus: levers -/+"
+    return [
+        "a/Left left lever   l/Right right lever   space play/pause",
+        second + "   m mute   q quit",
+    ]
+
+
+def menu_text(items, selected, room):
+    """A menu's items joined by " | ", the selected one in brackets. When they do not fit in
+    `room` characters, "..." stands for those farthest from it, on one side or both, until they
+    do or it is the only one left."""
+    marked = ["[%s]" % item if n == selected else item for n, item in enumerate(items)]
+    first, end = 0, len(marked)
+
+    def joined():
+        text = " | ".join(["..."] * (first > 0) + marked[first:end])
+        return text + " | ..." * (end < len(marked))
+
+    keep = max(selected, 0)
+    while len(joined()) > room and end - first > 1:
+        if keep - first > end - 1 - keep:
+            first += 1
+        else:
+            end -= 1
+    return joined()
+
+
+STATUS_LINES = 4  # board and storage, preset, state, last tone
 
 
 class Screen:
-    """Draws the display in a box and the status and keys beside or below it."""
+    """Draws the display in a box and the status and keys beside or below it: the largest
+    picture of the display that fits with them, whatever the status lines hold: they are cut
+    to the room there is, so a long line (a menu's, a storage path) never takes the picture
+    away."""
 
     def __init__(self, scr, board, hal, app, help_lines, where):
         self.scr = scr
@@ -78,6 +101,7 @@ class Screen:
         self.hal = hal
         self.app = app
         self.help = help_lines
+        self.short_keys = key_lines(board)
         self.where = where
         self.start = hal.ticks_ms()
         self.unicode = "UTF" in locale.nl_langinfo(locale.CODESET).upper()
@@ -92,31 +116,57 @@ class Screen:
             full = boards.frame_text(self.board, frame).split("\n")
             if not self.unicode:
                 pictures = ([line.translate(_ASCII) for line in full],)
-            elif self.board.DISPLAY == "oled":
-                pictures = (full, braille_text(frame).split("\n"))
+            elif self.board.DISPLAY == "oled" and frame is not None:
+                pictures = (full, frames.oled_braille(frame).split("\n"))
             else:
                 pictures = (full,)
             self._pictures = [boards.boxed(picture) for picture in pictures]
         return self._pictures
 
-    def status(self):
+    def _key_choices(self):
+        """(lines under the status, rows between the box and the status when below it): the
+        table of keys, then the short key lines."""
+        return (([""] + self.help, 1), (self.short_keys, 0))
+
+    def layout(self, rows, cols):
+        """(picture, (row, column) of the status, its width, key lines) for the largest picture
+        that fits in rows x cols, the status and keys beside it or below; None if none fits."""
+        for picture in self.pictures():
+            box_h, box_w = len(picture), len(picture[0])
+            for keys, gap in self._key_choices():
+                info_h = STATUS_LINES + len(keys)
+                keys_w = max(len(line) for line in keys)
+                if cols >= box_w + 2 + keys_w and rows >= max(box_h, info_h):
+                    return picture, (0, box_w + 2), cols - box_w - 2, keys
+                if cols >= max(box_w, keys_w) and rows >= box_h + gap + info_h:
+                    return picture, (box_h + gap, 0), cols, keys
+        return None
+
+    def smallest(self):
+        """(rows, cols) of the smallest terminal the simulator draws in."""
+        picture = self.pictures()[-1]
+        keys = self.short_keys
+        rows = len(picture) + STATUS_LINES + len(keys)
+        return rows, max(len(picture[0]), max(len(line) for line in keys))
+
+    def status(self, width):
+        """The status lines; a menu's items are cut to `width` around the selected one."""
         app = self.app
         lines = [
             "board: %s (%s)   storage: %s" % (self.board.NAME, self.board.DISPLAY, self.where)
         ]
         lines.append("preset: " + boards.preset_line(app))
+        held = [buttons.NAMES[button] for button in sorted(self.hal.held)]
+        holding = "  (holding %s)" % " ".join(held) if held else ""
         state = "state: " + STATE_NAMES[app.state]
         if app.menu is not None:
-            items = app.menu.lines()
-            marked = ["[%s]" % s if i == app.menu.selected else s for i, s in enumerate(items)]
-            state += "  %s: %s" % (app.menu.title, " | ".join(marked))
+            state += "  %s: " % app.menu.title
+            room = width - len(state) - len(holding)
+            state += menu_text(app.menu.lines(), app.menu.selected, room)
         else:
             for side, view in (("left", app.left), ("right", app.right)):
                 state += "  %s %s%s" % (side, display.text(view.time_ms), " FLAG" * view.flagged)
-        held = [buttons.NAMES[button] for button in sorted(self.hal.held)]
-        if held:
-            state += "  (holding %s)" % " ".join(held)
-        lines.append(state)
+        lines.append(state + holding)
         buzzer = self.hal.buzzer
         tone = "last tone: none"
         if buzzer.last is not None:
@@ -134,24 +184,22 @@ class Screen:
         scr = self.scr
         rows, cols = scr.getmaxyx()
         scr.erase()
-        info = self.status() + [""] + self.help
-        info_w = max(len(line) for line in info)
-        for picture in self.pictures():
-            box_h, box_w = len(picture), len(picture[0])
-            if cols >= box_w + 2 + info_w and rows >= max(box_h, len(info)):
-                at = (0, box_w + 2)  # beside
-            elif cols >= max(box_w, info_w) and rows >= box_h + 1 + len(info):
-                at = (box_h + 1, 0)  # below
-            else:
-                continue
+        found = self.layout(rows, cols)
+        if found is None:
+            message = (
+                "The terminal is too small (%d x %d): the simulator needs at least %d x %d."
+                % ((cols, rows) + self.smallest()[::-1])
+            )
+            lines = textwrap.wrap(message, max(1, cols))
+            lines += [self.status(cols)[2]] + self.short_keys
+            for n, line in enumerate(lines):
+                self._put(n, 0, line)
+        else:
+            picture, (top, left), width, keys = found
             for n, line in enumerate(picture):
                 self._put(n, 0, line)
-            for n, line in enumerate(info):
-                self._put(at[0] + n, at[1], line)
-            break
-        else:
-            self._put(0, 0, "The terminal is too small (%d x %d) for this display." % (cols, rows))
-            self._put(1, 0, info[2])
+            for n, line in enumerate(self.status(width) + keys):
+                self._put(top + n, left, line)
         scr.refresh()
 
     def _put(self, y, x, text):

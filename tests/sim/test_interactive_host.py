@@ -11,6 +11,11 @@ from collections import namedtuple
 import pexpect
 import pytest
 
+from app import gestures
+from sim import boards as sim_boards
+from sim import frames, interactive
+from sim.realtime import BellBuzzer, RealtimeHal, folder_storage
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROWS, COLS = 45, 140
 Status = namedtuple("Status", "state left left_flag right right_flag")
@@ -157,7 +162,7 @@ class Session:
 
         def found(lines):
             for line in lines:
-                match = _STATUS.match(line)
+                match = _STATUS.search(line)
                 if match:
                     status = Status(*match.groups())
                     return status if wanted(status) else None
@@ -167,9 +172,8 @@ class Session:
 
     def released(self):
         """Wait until the status line shows no button held down."""
-        state = re.compile("^state: ")
         self.wait_for(
-            lambda lines: [line for line in lines if state.match(line) and "holding" not in line]
+            lambda lines: [line for line in lines if "state: " in line and "holding" not in line]
         )
 
     def resize(self, rows, cols):
@@ -186,9 +190,13 @@ class Session:
 
     def box(self):
         """The display's picture: the lines inside the +---+ box."""
-        lines = self.term.lines()
-        bottom = next(i for i in range(1, len(lines)) if lines[i].startswith("+-"))
-        return [line[1:-1] for line in lines[1:bottom]]
+
+        def bottom(lines):
+            return next((i for i in range(1, len(lines)) if lines[i].startswith("+-")), None)
+
+        end = self.wait_for(bottom)  # the status beside the box can come before its last line
+        width = self.term.lines()[0].index("+", 1)  # the top right corner
+        return [line[1:width] for line in self.term.lines()[1:end]]
 
 
 def _search(pattern, lines):
@@ -254,7 +262,10 @@ def test_resizing_redraws_or_says_the_terminal_is_too_small():
     sim.resize(12, 50)
     sim.wait_for(lambda lines: _search("terminal is too small", lines))
     assert sim.status().state == "ready"  # the status line stays, for playing blind
-    sim.resize(32, 80)  # the OLED at half size, in braille
+    assert sim.wait_for(lambda lines: _search("needs at least 66 x 24", [" ".join(lines)]))
+    sim.resize(24, 80)  # the OLED at half size, in braille, the keys in two short lines
+    sim.wait_for(lambda lines: _search("[\u2801-\u28ff]", lines) and _search("q quit", lines))
+    sim.resize(32, 80)  # room for the table of keys
     sim.wait_for(lambda lines: _search("[\u2801-\u28ff]", lines) and _search("m  +mute", lines))
     sim.resize(ROWS, COLS)
     sim.wait_for(lambda lines: lines[0].startswith("+" + "-" * 128 + "+"))
@@ -262,6 +273,126 @@ def test_resizing_redraws_or_says_the_terminal_is_too_small():
     assert sim.status(lambda status: status.left != "05:00").left.startswith("04:5")
     sim.child.send("q")
     assert sim.finish()[0] == 0
+
+
+class Grid:
+    """The part of a curses window Screen draws with: rows x cols cells."""
+
+    def __init__(self, rows, cols):
+        self.rows, self.cols = rows, cols
+        self.erase()
+
+    def getmaxyx(self):
+        return self.rows, self.cols
+
+    def erase(self):
+        self.cells = [[" "] * self.cols for _ in range(self.rows)]
+
+    def addstr(self, y, x, text):
+        assert x + len(text) <= self.cols, "past the edge: %r" % text
+        self.cells[y][x : x + len(text)] = text
+
+    def refresh(self):
+        pass
+
+    def lines(self):
+        return ["".join(row).rstrip() for row in self.cells]
+
+
+LONG_STORAGE = "/home/someone/.local/state/tournament-clock/pico_tm1637"
+
+
+def drawn(rows, cols, board="pico_oled", actions=(), where=LONG_STORAGE, folder=None):
+    """The lines a Screen draws in rows x cols, after `actions` (app/gestures.py)."""
+    module = sim_boards.load(board)
+    storage = folder_storage(str(folder))
+    hal = RealtimeHal(storage, lambda timeout: None, {}, BellBuzzer(), ticks_ms=lambda: 0)
+    app = sim_boards.build_app(hal, module)
+    for action in actions:
+        app.on_action(action, 0)
+    app.render(0)
+    grid = Grid(rows, cols)
+    help_lines = interactive.keymap(module)[1]
+    screen = interactive.Screen(grid, module, hal, app, help_lines, where)
+    screen.unicode = True
+    screen.draw()
+    return grid.lines(), hal.display.frame
+
+
+def _braille_box(frame):
+    picture = frames.oled_braille(frame).split("\n")
+    return ["+" + "-" * 64 + "+"] + ["|%s|" % line for line in picture] + ["+" + "-" * 64 + "+"]
+
+
+def test_an_80_x_24_terminal_has_the_oled_in_braille_the_status_and_the_keys(tmp_path):
+    lines, frame = drawn(24, 80, folder=tmp_path)
+    assert [line.ljust(66) for line in lines[:18]] == _braille_box(frame)
+    assert lines[18].startswith("board: pico_oled (oled)   storage: /home/someone/")
+    assert lines[19] == "preset: Blitz 5+3: 5 min + 3 s/move"
+    assert lines[20] == "state: ready  left 05:00  right 05:00"
+    assert lines[21] == "last tone: none   bell: on"
+    assert lines[22] == "a/Left left lever   l/Right right lever   space play/pause"
+    assert lines[23] == "s set   r reset   +/Up plus   -/Down minus   m mute   q quit"
+
+
+def test_the_seven_segment_board_fits_80_x_24_with_its_keys_table(tmp_path):
+    lines, _ = drawn(24, 80, "pico_tm1637", folder=tmp_path)
+    assert lines[0] == "+" + "-" * 56 + "+" and lines[6] == lines[0]
+    assert lines[8].startswith("board: pico_tm1637 (tm1637)   storage: /home/someone/.local/")
+    assert len(lines[8]) == 80  # the storage cut at the edge
+    assert lines[10] == "state: ready  left 05:00  right 05:00"
+    assert lines[13] == "a or Left   left lever      l or Right   right lever"
+
+
+def test_a_big_terminal_keeps_the_oled_pixel_for_pixel(tmp_path):
+    lines, _ = drawn(45, 140, folder=tmp_path)
+    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == lines[0]
+    assert lines[35].startswith("board: pico_oled") and lines[39] == ""
+    assert lines[40].startswith("a or Left   left lever")
+    lines, _ = drawn(40, 130, folder=tmp_path)  # no room for the table: the short key lines
+    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == lines[0]
+    assert lines[36] == "state: ready  left 05:00  right 05:00"
+    assert lines[39].endswith("m mute   q quit")
+
+
+@pytest.mark.parametrize("rows, cols", [(24, 80), (32, 80), (24, 66), (45, 140)])
+def test_a_menu_never_blanks_the_display(tmp_path, rows, cols):
+    # The preset menu, at its last item: the widest status line, the selection at its end.
+    actions = [gestures.SET, gestures.MINUS]
+    lines, frame = drawn(rows, cols, actions=actions, folder=tmp_path)
+    if cols < 130:
+        assert [line.ljust(66) for line in lines[:18]] == _braille_box(frame)
+    else:
+        assert lines[:34] == sim_boards.boxed(frames.oled_text(frame).split("\n"))
+    state = _search(r"^state: menu  Presets: (.*)$", lines).group(1)
+    assert state.endswith("[Factory presets]") and len(state) <= cols - 21
+
+
+def test_a_menu_line_keeps_the_selected_item_in_sight():
+    menu_text = interactive.menu_text
+    items = ["Blitz 5+3", "Rapid 15+10", "FIDE classical", "Blitz 3+2", "Bullet 1+0"]
+    assert menu_text(items, 1, 100) == (
+        "Blitz 5+3 | [Rapid 15+10] | FIDE classical | Blitz 3+2 | Bullet 1+0"
+    )
+    assert menu_text(items, 1, 40) == "Blitz 5+3 | [Rapid 15+10] | ..."
+    assert menu_text(items, 3, 40) == "... | FIDE classical | [Blitz 3+2] | ..."
+    assert menu_text(items, 4, 30) == "... | Blitz 3+2 | [Bullet 1+0]"
+    assert menu_text(items, 2, 5) == "... | [FIDE classical] | ..."
+
+
+@pytest.mark.parametrize(
+    "board, smallest",
+    [("pico_oled", (24, 66)), ("pico_minimal", (24, 66)), ("pico_tm1637", (13, 60))],
+)
+def test_below_the_smallest_size_it_says_the_size_it_needs(tmp_path, board, smallest):
+    rows, cols = smallest
+    assert drawn(rows, cols, board, folder=tmp_path)[0][0].startswith("+---")
+    for small in ((rows - 1, cols), (rows, cols - 1), (10, 30)):
+        lines = drawn(*small, board, folder=tmp_path)[0]
+        said = " ".join(lines).split(" state:")[0]
+        assert said.startswith("The terminal is too small (%d x %d)" % small[::-1])
+        assert said.endswith("the simulator needs at least %d x %d." % (cols, rows))
+        assert _search(r"^state: ready  left 0", lines)
 
 
 def test_the_minimal_board_has_three_buttons_and_long_presses():

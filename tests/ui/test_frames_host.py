@@ -41,6 +41,23 @@ def test_oled_clock_picture_shows_both_times():
     assert "\u2588" not in lines[21][43:]
 
 
+def test_oled_braille_is_16_lines_of_64_cells_each_pixel_its_own_dot():
+    # Unicode's braille dots 1..8 are bits 0..7: a 2x4 cell's left column top down is dots
+    # 1, 2, 3, 7 and its right column 4, 5, 6, 8.
+    dot_bits = {(0, 0): 0, (0, 1): 1, (0, 2): 2, (1, 0): 3, (1, 1): 4, (1, 2): 5}
+    dot_bits.update({(0, 3): 6, (1, 3): 7})
+    for (dx, dy), bit in dot_bits.items():
+        frame = bytearray(canvas.SIZE)
+        canvas.Canvas(frame).fb.pixel(6 + dx, 8 + dy, 1)  # cell 3 of line 2
+        lines = frames.oled_braille(frame).split("\n")
+        assert len(lines) == 16 and all(len(line) == 64 for line in lines)
+        assert lines[2] == " " * 3 + chr(0x2800 + (1 << bit)) + " " * 60
+        assert set("".join(lines[:2] + lines[3:])) == {" "}
+    frame = bytearray(canvas.SIZE)
+    canvas.Canvas(frame).fill_rect(126, 60, 2, 4, 1)  # the bottom right cell, all eight dots
+    assert frames.oled_braille(frame).split("\n")[15] == " " * 63 + "\u28ff"
+
+
 def test_seg_text_draws_digits_and_the_colon():
     screen = SegScreen()
     left, right = View(), View()
