@@ -105,8 +105,14 @@ if [ -z "$MPREMOTE" ]; then
   [ "$DRY" = 1 ] || die 2 "mpremote not found: $INSTALL mpremote)"
   MPREMOTE=mpremote
 fi
+# The presets file, checked and written as the app writes its own list, to the path the board's
+# STORAGE_ROOT gives (e.g. /data/presets.txt): it replaces the list the clock holds.
+STAGED=build/flash-presets
+PRESETS_PATH=""
 if [ -n "$PRESETS" ]; then
-  "${PYTHON:-python3}" -m sim.serial_cli presets check "$PRESETS" || exit 2
+  rm -rf "$STAGED"
+  PRESETS_PATH=$("${PYTHON:-python3}" -m sim.serial_cli presets stage "$PRESETS" \
+    --board "$BOARD" --into "$STAGED") || exit 2
 fi
 
 # Compile: firmware/X.py -> $BUILD/X.mpy, hal/X.py -> $BUILD/hal/X.mpy (the board's layout).
@@ -123,9 +129,9 @@ while IFS= read -r source; do
 done < <(find firmware hal -name '*.py' | sort)
 echo "compiled $count modules into $BUILD"
 
-# Everything on the board that an earlier install left (stale .py would win over .mpy); data
-# files (presets.txt, settings.txt, game.txt) stay. main.py goes first, so a half-finished
-# install never boots.
+# Everything on the board that an earlier install left (stale .py would win over .mpy); the
+# data files under STORAGE_ROOT (presets, settings, the saved game) stay. main.py goes first,
+# so a half-finished install never boots.
 CLEAN='import os
 def rm(path):
     try:
@@ -139,6 +145,17 @@ def rm(path):
         pass
 for path in ("main.py", "board.py", "app", "clock", "notation", "ui", "hal"):
     rm(path)'
+if [ -n "$PRESETS_PATH" ]; then # the storage folder, for the presets to be copied into
+  CLEAN+='
+folder = ""
+for part in "'"${PRESETS_PATH%/*}"'".split("/"):
+    if part:
+        folder += "/" + part
+        try:
+            os.mkdir(folder)
+        except OSError:
+            pass'
+fi
 
 explain() { # mpremote's failure, said for a clock
   case "$1" in
@@ -189,7 +206,7 @@ done
 remote cp -r "${dirs[@]}" : || die 1 "$(explain "$LAST_ERROR")"
 remote cp "boards/$BOARD.py" :board.py || die 1 "$(explain "$LAST_ERROR")"
 if [ -n "$PRESETS" ]; then
-  remote cp "$PRESETS" :presets.txt || die 1 "$(explain "$LAST_ERROR")"
+  remote cp "$STAGED/presets.txt" ":$PRESETS_PATH" || die 1 "$(explain "$LAST_ERROR")"
 fi
 remote cp firmware/main.py :main.py || die 1 "$(explain "$LAST_ERROR")"
 remote reset || die 1 "$(explain "$LAST_ERROR")"

@@ -30,8 +30,20 @@ def replay_command(args):
     except (PresetError, replaying.ReplayError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
-    replaying.write(replaying.replay(setup, elapsed), sys.stdout)
+    try:
+        replaying.write(replaying.replay(setup, elapsed), sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return reader_left()
     return 0
+
+
+def reader_left():
+    """`| head` has what it wanted: the rest of the output goes nowhere, with one line and
+    status 2 instead of a traceback."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    print("error: the output was closed before the end (by | head?)", file=sys.stderr)
+    return 2
 
 
 def load_record(path):
@@ -40,6 +52,8 @@ def load_record(path):
             text = handle.read()
     except OSError as error:
         raise replaying.ReplayError("cannot read %s: %s" % (path, error.strerror))
+    except UnicodeError:
+        raise replaying.ReplayError("%s is not UTF-8 text" % path)
     if path.endswith(".toml"):
         from notation import pcn_toml as reader
     else:
@@ -78,8 +92,17 @@ def interactive_command(args):
             print(boards.summary(boards.load(name)))
         return 0
     folder = args.state or state_dir(board)
+    problem = not args.fresh and serial_cli.folder_problem(folder)
+    if problem:
+        print("error: --state %s" % problem, file=sys.stderr)
+        return 2
     if args.list_presets:
-        return list_presets(None if args.fresh else folder)
+        try:
+            status = list_presets(None if args.fresh else folder)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return reader_left()
+        return status
     from sim import interactive
 
     if not args.fresh:
@@ -121,9 +144,8 @@ def script_command(args):
     except (ValueError, PresetError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
-    except BrokenPipeError:  # `| head`: the reader left; no traceback at exit either
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:
+        return reader_left()
     return 0
 
 

@@ -1,10 +1,13 @@
 # The host side of the serial channel: send and list presets, any command, serve the app on a pty.
 import argparse
+import os
+import re
 import sys
 import time
 
 import sim  # noqa: F401  (puts the firmware on the path)
-from app.presets import check_name
+from app.presets import FILE as PRESETS_FILE
+from app.presets import MAX_PRESETS, Preset, Presets, check_name
 from app.serial_channel import MAX_LINE
 from notation import registry
 from notation.errors import PresetError
@@ -12,6 +15,8 @@ from notation.errors import PresetError
 RP2040_VID = 0x2E8A  # Raspberry Pi: what --port auto looks for
 EXIT_CLOCK = 1  # the clock answered ERR, did not answer, or the port would not open
 EXIT_INPUT = 2  # the presets file is invalid (nothing was sent), or a bad argument
+LISTED_COUNT = re.compile(r"OK (\d+) presets?$")  # the last line `presets list` prints
+LISTED = re.compile(r"(\d+) ([^=]*)=(.*)$")  # a preset line `presets list` prints
 
 
 class LinkError(Exception):
@@ -22,15 +27,35 @@ class LinkError(Exception):
 
 
 def read_presets(path):
-    """([(line number, name, spec)], [(line number, problem)]) for a file of `name = spec`
-    lines (blank lines and # comments ignored), each checked as the clock will check it."""
-    with open(path, encoding="utf-8") as handle:
+    """([(line number, name, spec)], [(line number, problem)], listing) for a file of
+    `name = spec` lines (blank lines and # comments ignored), each checked as the clock will
+    check it. `listing`: the file is what `presets list` prints (numbered lines, then
+    `OK n presets`), a backup; its numbers and OK line are taken off. OSError and
+    UnicodeError as open() and decoding raise them."""
+    with open(path, encoding="utf-8-sig") as handle:  # a BOM some editors write is not a name
         lines = handle.read().split("\n")
     entries, problems, seen = [], [], {}
-    for number, line in enumerate(lines, 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
+    numbered = [
+        (number, line.strip())
+        for number, line in enumerate(lines, 1)
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    listing = bool(numbered) and LISTED_COUNT.match(numbered[-1][1]) is not None
+    if listing:
+        ok_number, ok_line = numbered.pop()
+        count = int(LISTED_COUNT.match(ok_line).group(1))
+        if count != len(numbered):
+            problems.append(
+                (ok_number, "says %d presets; the lines above hold %d" % (count, len(numbered)))
+            )
+    for index, (number, line) in enumerate(numbered, 1):
+        if listing:
+            position, space, line = line.partition(" ")
+            if position != str(index) or not space:
+                problems.append(
+                    (number, "expected preset number %d, as `presets list` prints" % index)
+                )
+                continue
         name, equals, spec = line.partition("=")
         problem = "expected 'name = spec'" if not equals else check(name, spec)
         if problem is None and name.strip() in seen:
@@ -40,7 +65,15 @@ def read_presets(path):
             entries.append((number, name.strip(), spec.strip()))
         else:
             problems.append((number, problem))
-    return entries, problems
+    if len(entries) > MAX_PRESETS:
+        problems.append(
+            (
+                entries[MAX_PRESETS][0],
+                "a %dst preset: the clock keeps %d at most" % (MAX_PRESETS + 1, MAX_PRESETS),
+            )
+        )
+    problems.sort()
+    return entries, problems, listing
 
 
 def check(name, spec):
@@ -138,48 +171,158 @@ def find_port():
 
 
 def _valid_entries(path):
-    """(entries, 0), or (None, EXIT_INPUT) after listing every invalid line on stderr."""
+    """(entries, listing, 0), or (None, None, EXIT_INPUT) after saying on stderr what is wrong:
+    every invalid line, or the one reason the file cannot be read."""
     try:
-        entries, problems = read_presets(path)
+        entries, problems, listing = read_presets(path)
     except OSError as error:
         print("error: cannot read %s: %s" % (path, error.strerror), file=sys.stderr)
-        return None, EXIT_INPUT
+        return None, None, EXIT_INPUT
+    except UnicodeError as error:
+        at = getattr(error, "start", None)
+        where = "" if at is None else " (byte %d)" % (at + 1)
+        print("error: %s is not UTF-8 text%s" % (path, where), file=sys.stderr)
+        return None, None, EXIT_INPUT
     for number, problem in problems:
         print("%s:%d: %s" % (path, number, problem), file=sys.stderr)
     if problems:
         print("error: %d invalid line(s); nothing sent" % len(problems), file=sys.stderr)
-        return None, EXIT_INPUT
+        return None, None, EXIT_INPUT
     if not entries:
         print("error: %s holds no presets" % path, file=sys.stderr)
-        return None, EXIT_INPUT
-    return entries, 0
+        return None, None, EXIT_INPUT
+    return entries, listing, 0
 
 
 def presets_check(args):
-    entries, status = _valid_entries(args.file)
+    entries, listing, status = _valid_entries(args.file)
     if not status:
-        print("%s: %d presets, all valid" % (args.file, len(entries)))
+        kind = " (a `presets list` backup)" if listing else ""
+        print("%s%s: %d presets, all valid" % (args.file, kind, len(entries)))
     return status
 
 
-def presets_send(args):
-    entries, status = _valid_entries(args.file)
+def presets_stage(args):
+    """The file as the board stores it, written by the app's own Presets into a folder, for
+    flash.sh to copy; prints where on the board the app reads it."""
+    entries, _listing, status = _valid_entries(args.file)
     if status:
         return status
-    failed = 0
+    from hal.storage import Storage
+    from sim import boards
+
+    try:
+        board = boards.load(args.board)
+    except ValueError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return EXIT_INPUT
+    os.makedirs(args.into, exist_ok=True)
+    storage = Storage(os.path.abspath(args.into), os, open)
+    storage.remove(PRESETS_FILE)
+    presets = Presets(storage)
+    presets.items = [Preset(name, spec) for _number, name, spec in entries]
+    presets.save()
+    stored = Presets(storage)
+    wanted = [(name, spec) for _number, name, spec in entries]
+    if stored.problems or [(item.name, item.spec) for item in stored.items] != wanted:
+        print(
+            "error: the app reads %s back differently: %s" % (args.file, stored.problems),
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    print(board.STORAGE_ROOT.rstrip("/") + "/" + PRESETS_FILE)
+    return 0
+
+
+def presets_send(args):
+    entries, listing, status = _valid_entries(args.file)
+    if status:
+        return status
+    outcome = {}
 
     def send(link):
-        nonlocal failed
+        clock = clock_presets(link)
+        if listing:
+            outcome["refused"] = restore(link, args.file, clock, entries)
+            outcome["after"] = clock_presets(link)
+            return
+        new = len({name for _number, name, _spec in entries} - {name for name, _ in clock})
+        if len(clock) + new > MAX_PRESETS:
+            outcome["full"] = (len(clock), new)
+            return
+        outcome["refused"] = 0
         for number, name, spec in entries:
             reply = link.command("PRESET ADD %s = %s" % (name, spec))[1]
-            failed += reply.startswith("ERR")
+            outcome["refused"] += reply.startswith("ERR")
             print("%s:%d: %s" % (args.file, number, reply))
 
     status = _with_link(args, send)
     if status:
         return status
-    print("%d added, %d refused" % (len(entries) - failed, failed))
-    return EXIT_CLOCK if failed else 0
+    if "full" in outcome:
+        print(
+            "error: the clock holds %d presets and %d of these are new: more than the %d it"
+            " keeps; nothing sent (PRESET DEL <n> makes room)"
+            % (outcome["full"] + (MAX_PRESETS,)),
+            file=sys.stderr,
+        )
+        return EXIT_CLOCK
+    refused = outcome["refused"]
+    if not listing:
+        print("%d added, %d refused" % (len(entries) - refused, refused))
+        return EXIT_CLOCK if refused else 0
+    if outcome["after"] != [(name, spec) for _number, name, spec in entries]:
+        print(
+            "error: %d command(s) refused; the clock's list is not the backup's" % refused,
+            file=sys.stderr,
+        )
+        return EXIT_CLOCK
+    print("restored: the clock's %d presets are the backup's" % len(entries))
+    return 0
+
+
+def clock_presets(link):
+    """[(name, spec)] of the clock's list, in its order."""
+    lines, final = link.command("PRESET LIST")
+    if not final.startswith("OK"):
+        raise LinkError("PRESET LIST answered %s" % final)
+    found = []
+    for line in lines:
+        listed = LISTED.match(line)
+        if listed is None:
+            raise LinkError("PRESET LIST answered %r, not `n name = spec`" % line)
+        found.append((listed.group(2).strip(), listed.group(3).strip()))
+    return found
+
+
+def restore(link, path, clock, entries):
+    """Make the clock's list the backup's `entries`, in their order, with PRESET DEL and ADD
+    (an ADD replaces a preset of its name where it stands, or appends): the presets past the
+    common first names go, then the backup's are added. The clock never holds no preset, so
+    when not even the first names agree its first stays until the backup's first is in.
+    Returns how many commands the clock refused."""
+    refused = 0
+
+    def obey(command, where):
+        nonlocal refused
+        reply = link.command(command)[1]
+        refused += reply.startswith("ERR")
+        print("%s: %s" % (where, reply))
+
+    kept = 0
+    while kept < min(len(clock), len(entries)) and clock[kept][0] == entries[kept][1]:
+        kept += 1
+    for number in range(len(clock), max(kept, 1), -1):
+        obey("PRESET DEL %d" % number, "clock")
+    start = 0
+    if kept == 0:
+        number, name, spec = entries[0]
+        obey("PRESET ADD %s = %s" % (name, spec), "%s:%d" % (path, number))
+        obey("PRESET DEL 1", "clock")
+        start = 1
+    for number, name, spec in entries[start:]:
+        obey("PRESET ADD %s = %s" % (name, spec), "%s:%d" % (path, number))
+    return refused
 
 
 def presets_list(args):
@@ -188,6 +331,12 @@ def presets_list(args):
 
 def command(args, text=None):
     text = text or " ".join(args.text)
+    if any(not 32 <= ord(char) < 127 for char in text):
+        print(
+            "error: only printable ASCII goes over the serial line: %s" % ascii(text).strip("'\""),
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     answer = []
     status = _with_link(args, lambda link: answer.append(link.command(text)))
     if status:
@@ -215,7 +364,24 @@ def _with_link(args, work):
 def serve_command(args):
     from sim import pty_serial
 
+    problem = args.storage and folder_problem(args.storage)
+    if problem:
+        print("error: --storage %s" % problem, file=sys.stderr)
+        return EXIT_INPUT
     return pty_serial.serve_command(args, EXIT_INPUT)
+
+
+def folder_problem(path):
+    """Why `path` cannot be a folder for the board's files (it, or the nearest of its parents
+    that exists, is not a folder), or None."""
+    probe = os.path.abspath(path)
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)
+    if os.path.isdir(probe):
+        return None
+    if probe == os.path.abspath(path):
+        return "%s: a file, not a folder" % path
+    return "%s: %s is a file, not a folder" % (path, probe)
 
 
 def _link_options(parser):
@@ -229,7 +395,11 @@ def add_commands(subparsers):
     presets = subparsers.add_parser("presets", help="send presets to a clock, or list them")
     actions = presets.add_subparsers(dest="presets_command", required=True)
     send = actions.add_parser("send", help="check a presets file, then add each to the clock")
-    send.add_argument("file", help="lines 'name = spec'; blank lines and # comments ignored")
+    send.add_argument(
+        "file",
+        help="lines 'name = spec' (blank lines and # comments ignored) to add, or what"
+        " `presets list` printed, to restore that list",
+    )
     _link_options(send)
     send.set_defaults(run=presets_send)
     listing = actions.add_parser("list", help="the clock's presets")
@@ -238,6 +408,13 @@ def add_commands(subparsers):
     checking = actions.add_parser("check", help="check a presets file; send nothing")
     checking.add_argument("file")
     checking.set_defaults(run=presets_check)
+    staging = actions.add_parser(
+        "stage", help="check a presets file and write it as a board stores it (for flash.sh)"
+    )
+    staging.add_argument("file")
+    staging.add_argument("--board", required=True, help="a module of boards/")
+    staging.add_argument("--into", required=True, help="the folder to write presets.txt into")
+    staging.set_defaults(run=presets_stage)
     one = subparsers.add_parser("command", help="send one command (HELP, STATE, REPL...)")
     one.add_argument("text", nargs="+", help="the command line")
     _link_options(one)

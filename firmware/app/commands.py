@@ -13,6 +13,7 @@ from app.clock_app import (
     S_RUNNING,
     STATE_NAMES,
 )
+from app.presets import MAX_PRESETS
 from app.serial_channel import LeaveForRepl
 from clock import report
 from clock.game import PAUSED, RUNNING
@@ -123,6 +124,9 @@ def _add(send, app, name, spec):
     replacing = False
     for item in before:
         replacing = replacing or item.name == name.strip()
+    if not replacing and len(before) >= MAX_PRESETS:
+        send("ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS)
+        return
     try:
         index = presets.add(name, spec)
     except PresetError as error:

@@ -5,6 +5,7 @@ from notation.errors import PresetError
 FILE = "presets.txt"
 MAX_PRESETS = 40
 MAX_NAME = 24
+FULL = "the list is full: the clock keeps %d presets at most" % MAX_PRESETS
 
 DEFAULTS = (
     ("Blitz 5+3", "chessclock:G/5/3"),
@@ -90,6 +91,8 @@ class Presets:
             try:
                 if not equals or not spec.strip():
                     raise PresetError("preset", line, None, "expected 'name = format:text'")
+                if len(self.items) >= MAX_PRESETS:
+                    raise PresetError("preset", name.strip(), None, FULL)
                 self.items.append(Preset(check_name(name), spec.strip()))
             except PresetError as error:
                 self.problems.append("line %d: %s" % (number, error))
@@ -115,7 +118,7 @@ class Presets:
                 self.save()
                 return index
         if len(self.items) >= MAX_PRESETS:
-            raise PresetError("preset", name, None, "the list is full (%d presets)" % MAX_PRESETS)
+            raise PresetError("preset", preset.name, None, FULL)
         self.items.append(preset)
         self.save()
         return len(self.items) - 1

@@ -19,6 +19,28 @@ _AWAKE_MS = const(2000)  # after input, the loop wakes often this long (a host i
 _PROMPT_MS = const(20)  # how often, then
 
 
+def ascii_line(text):
+    """`text` with each character outside printable ASCII written as JSON writes it, \\uXXXX
+    (a surrogate pair past U+FFFF): a JSON line stays JSON that decodes to the same text, and a
+    name or a message stays one line however it was stored."""
+    for char in text:
+        if not " " <= char <= "~":
+            break
+    else:
+        return text
+    parts = []
+    for char in text:
+        code = ord(char)
+        if 32 <= code < 127:
+            parts.append(char)
+        elif code > 0xFFFF:
+            code -= 0x10000
+            parts.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+        else:
+            parts.append("\\u%04x" % code)
+    return "".join(parts)
+
+
 class LeaveForRepl(Exception):
     """Raised out of poll() after the REPL command was answered: main.py catches it."""
 
@@ -122,8 +144,8 @@ class SerialChannel:
     # --- output --------------------------------------------------------------------------
 
     def send(self, line):
-        """One reply line, CRLF-terminated."""
-        self.port.write((line + "\r\n").encode())
+        """One reply line, CRLF-terminated, in printable ASCII whatever `line` holds."""
+        self.port.write((ascii_line(line) + "\r\n").encode())
 
     def _on_event(self, event, stamp):
         previous = self._previous

@@ -5,7 +5,7 @@ import json
 import micropython
 
 from app.presets import FILE as PRESETS_FILE
-from app.presets import Presets
+from app.presets import MAX_PRESETS, Presets
 from app.serial_channel import MAX_LINE, LeaveForRepl
 from hal import buttons as b
 from notation import registry
@@ -234,3 +234,22 @@ def test_polls_without_a_complete_line_allocate_nothing():
     assert clock.send("\n") == ["ERR line too long (max %d bytes)" % MAX_LINE]
     locked_polls(clock, b"STA")
     assert clock.send("TE\n")[0].startswith("OK {")
+
+
+def test_a_full_list_is_refused_clearly_and_a_replacement_still_goes_in():
+    clock = SerialClock()
+    for number in range(17, MAX_PRESETS + 1):
+        assert clock.ask("PRESET ADD Club %d = G/%d" % (number, number))[0].startswith("OK added")
+    full = "ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS
+    assert clock.ask("PRESET ADD Club 41 = G/41") == [full]
+    assert clock.ask("PRESET ADD Club 40 = G/45") == ["OK replaced 40 Club 40: 45 min"]
+    assert len(Presets(clock.storage).items) == MAX_PRESETS
+
+
+def test_a_stored_list_longer_than_the_limit_loads_its_first_presets():
+    clock = SerialClock()
+    lines = ["Club %d = G/%d" % (number, number) for number in range(1, MAX_PRESETS + 6)]
+    clock.storage.write(PRESETS_FILE, "\n".join(lines).encode())
+    presets = Presets(clock.storage)
+    assert len(presets.items) == MAX_PRESETS and presets.items[-1].name == "Club 40"
+    assert len(presets.problems) == 5 and "the list is full" in presets.problems[0]

@@ -212,3 +212,64 @@ def test_serve_with_a_board_and_a_preset():
         assert now["spec"] == "G/15/10" and now["left"]["remaining_ms"] == 15 * 60000
     finally:
         served.stop()
+
+
+def backup(capsys, path, tmp_path, name):
+    """`presets list` of the clock on `path`, saved as a file as a shell would: its path."""
+    status, out, err = run(capsys, "presets", "list", "--port", path)
+    assert status == 0, err
+    saved = tmp_path / name
+    saved.write_text("\n".join(out) + "\n")
+    return str(saved)
+
+
+def test_a_presets_list_backup_sent_back_restores_the_same_list(clock, capsys, tmp_path):
+    run(capsys, "presets", "send", write_presets(tmp_path, GOOD), "--port", clock.path)
+    run(capsys, "command", "--port", clock.path, "PRESET DEL 1")  # a default gone: 18 left
+    run(capsys, "command", "--port", clock.path, "PRESET ADD Blitz 5+3 = G/5/2")  # now last
+    saved = backup(capsys, clock.path, tmp_path, "backup.txt")
+    listed = open(saved).read().splitlines()
+    assert listed[0] == "1 Rapid 15+10 = chessclock:G/15/10"
+    assert listed[-2:] == ["19 Blitz 5+3 = G/5/2", "OK 19 presets"]
+    status, out, err = run(capsys, "presets", "check", saved)
+    assert status == 0 and out == ["%s (a `presets list` backup): 19 presets, all valid" % saved]
+    other = Served()  # a fresh clock: the 16 defaults, in their order
+    try:
+        run(capsys, "command", "--port", other.path, "PRESET ADD Extra = G/7")
+        status, out, err = run(capsys, "presets", "send", saved, "--port", other.path)
+        assert status == 0, err
+        assert out[-1] == "restored: the clock's 19 presets are the backup's"
+        again = backup(capsys, other.path, tmp_path, "again.txt")
+        assert open(again).read().splitlines() == listed
+    finally:
+        other.stop()
+    status, out, err = run(capsys, "presets", "send", saved, "--port", clock.path)
+    assert status == 0 and out[-1].startswith("restored")  # onto itself: nothing changes
+    assert open(backup(capsys, clock.path, tmp_path, "same.txt")).read().splitlines() == listed
+
+
+def test_a_backup_that_does_not_add_up_is_refused_and_a_plain_file_stays_plain(tmp_path):
+    text = "1 Blitz = G/5\n3 Rapid = G/15/10\nOK 3 presets\n"
+    entries, problems, listing = serial_cli.read_presets(write_presets(tmp_path, text))
+    assert listing and [number for number, _ in problems] == [2, 3]
+    assert "expected preset number 2" in problems[0][1] and "says 3 presets" in problems[1][1]
+    text = "40 moves in 2h = 40/120, G/30\n"  # a name that starts with a number
+    entries, problems, listing = serial_cli.read_presets(write_presets(tmp_path, text))
+    assert not listing and not problems and entries == [(1, "40 moves in 2h", "40/120, G/30")]
+
+
+def test_more_presets_than_the_clock_keeps_are_refused_before_sending(clock, capsys, tmp_path):
+    lines = ["Club %d = G/%d" % (number, number) for number in range(1, 42)]
+    path = write_presets(tmp_path, "\n".join(lines))
+    status, out, err = run(capsys, "presets", "check", path)
+    assert status == 2 and err[0].endswith(
+        "presets.txt:41: a 41st preset: the clock keeps 40 at most"
+    )
+    path = write_presets(tmp_path, "\n".join(lines[:25]))  # 16 on the clock + 25 new
+    status, out, err = run(capsys, "presets", "send", path, "--port", clock.path)
+    assert status == 1 and out == []
+    assert err == [
+        "error: the clock holds 16 presets and 25 of these are new: more than the 40 it keeps;"
+        " nothing sent (PRESET DEL <n> makes room)"
+    ]
+    assert run(capsys, "presets", "list", "--port", clock.path)[1][-1] == "OK 16 presets"

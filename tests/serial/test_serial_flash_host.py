@@ -2,7 +2,11 @@
 # and its clear failures: unknown board, no mpremote, no board, a clock app holding the REPL.
 import os
 import subprocess
+import sys
 
+from app.presets import Presets
+from hal.storage import Storage
+from sim import boards
 from test_serial_cli_host import GOOD, ROOT, Served
 
 SKIPPED = ("firmware/main.py", "hal/virtual.py", "firmware/notation/pcn_toml.py")
@@ -71,13 +75,17 @@ def test_a_board_a_port_and_a_presets_file(tmp_path):
     assert status == 0, err
     assert remote(out)[-4:] == [
         "connect /dev/ttyACM3 cp boards/pico_tm1637.py :board.py",
-        "connect /dev/ttyACM3 cp %s :presets.txt" % presets,
+        "connect /dev/ttyACM3 cp build/flash-presets/presets.txt :/data/presets.txt",
         "connect /dev/ttyACM3 cp firmware/main.py :main.py",
         "connect /dev/ttyACM3 reset",
     ]
     presets.write_text("Broken = G/5x\n")
     status, out, err = flash("--presets", str(presets), "--dry-run")
     assert status == 2 and "club.txt:1:" in err and not remote(out)
+    presets.write_bytes(b"Bl\xe4tz = G/5\n")  # Latin-1, not UTF-8
+    status, out, err = flash("--presets", str(presets), "--dry-run")
+    assert status == 2 and not remote(out)
+    assert err.splitlines() == ["error: %s is not UTF-8 text (byte 3)" % presets]
 
 
 def test_clear_failures_before_anything_is_sent(tmp_path):
@@ -131,3 +139,49 @@ def test_presets_go_to_a_running_clock_through_the_host_tool(tmp_path):
         served.stop()
     assert status == 0, err
     assert out[-1] == "3 added, 0 refused"
+
+
+def board_mpremote(tmp_path):
+    """(env, the board's folder): mpremote as tests/serial/fake_mpremote.py, a board on disk."""
+    board = tmp_path / "board"
+    board.mkdir()
+    tool = tmp_path / "mpremote"
+    fake = os.path.join(ROOT, "tests", "serial", "fake_mpremote.py")
+    tool.write_text('#!/bin/sh\nexec "%s" "%s" "$@"\n' % (sys.executable, fake))
+    tool.chmod(0o755)
+    return {"MPREMOTE": str(tool), "FAKE_BOARD": str(board)}, str(board)
+
+
+def test_presets_are_installed_where_the_app_reads_them(tmp_path):
+    presets = tmp_path / "club.txt"
+    presets.write_text(GOOD)
+    env, board = board_mpremote(tmp_path)
+    status, out, err = flash("--board", "pico_tm1637", "--presets", str(presets), env=env)
+    assert status == 0, err
+    assert out[-1] == "installed the clock for board pico_tm1637; it is starting"
+    assert os.path.isfile(os.path.join(board, "main.py"))
+    assert not os.path.exists(os.path.join(board, "presets.txt"))
+    root = boards.load("pico_tm1637").STORAGE_ROOT
+    stored = Presets(Storage(os.path.join(board, root.lstrip("/")), os, open))
+    assert stored.problems == []
+    assert [(item.name, item.spec) for item in stored.items] == [
+        ("FIDE classical 2", "chessclock:40/90/30, G/30/30"),
+        ("Blitz 3+2 club", "G/3/2"),
+        ("Go byoyomi", "sgf:TM[1800]OT[5x30 byo-yomi]"),
+    ]
+
+
+def test_a_presets_list_backup_can_be_flashed_and_replaces_the_list(tmp_path):
+    backup = tmp_path / "backup.txt"
+    backup.write_text("1 Blitz 3+2 club = G/3/2\n2 Bullet = G/1\nOK 2 presets\n")
+    env, board = board_mpremote(tmp_path)
+    os.makedirs(os.path.join(board, "data"))
+    with open(os.path.join(board, "data", "presets.txt"), "w") as old:
+        old.write("Old one = G/9\n")
+    status, _, err = flash("--presets", str(backup), env=env)
+    assert status == 0, err
+    stored = Presets(Storage(os.path.join(board, "data"), os, open))
+    assert [(item.name, item.spec) for item in stored.items] == [
+        ("Blitz 3+2 club", "G/3/2"),
+        ("Bullet", "G/1"),
+    ]
