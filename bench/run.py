@@ -78,6 +78,54 @@ def press():
     return _lines(done.stdout)
 
 
+def flash_saves():
+    """bench/flash_save.py under MicroPython: the flash operations of a game's saves."""
+    done = subprocess.run(
+        [os.path.join(BIN, "micropython"), "bench/flash_save.py", ROOT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return _lines(done.stdout)
+
+
+def flash_rows():
+    f = flash_saves()
+    program_typ, program_max = f["flash.program_ms"].split()
+    erase_typ, erase_max = f["flash.erase_ms"].split()
+    saves, erasing = int(f["flash.saves"]), int(f["flash.erasing_saves"])
+    return [
+        (
+            "flash operations of the game's saves",
+            "%s saves in %s plies: %s programs (≤ %s per save), %s erases; %d saves (%.0f %%) "
+            "erase a block"
+            % (
+                saves,
+                f["flash.plies"],
+                f["flash.programs"],
+                f["flash.most_programs_per_save"],
+                f["flash.erases"],
+                erasing,
+                100 * erasing / saves,
+            ),
+            "n/a",
+            "a press during a save is stamped late by ≤ %s ms (%s ms at most) in a program of "
+            "≤ %s pages, ≤ %s ms (%s ms at most) in a 4 KB erase"
+            % (
+                program_typ,
+                program_max,
+                f["flash.longest_program_pages"],
+                erase_typ,
+                erase_max,
+            ),
+            "bench/flash_save.py: littlefs (VfsLfs2, progsize 256, 4 KB blocks) on a counting "
+            "RAM device, G/90/30 with a save after each press and every 10 s of a move; "
+            "durations from the W25Q16JV datasheet (interrupts are off for each operation)",
+        )
+    ]
+
+
 def game_200(heap_kb):
     return subprocess.run(
         [
@@ -209,8 +257,8 @@ class Chip:
             % (f["repeats"], f["wake_us"], f["i2c_hz"], f["pin_call_us"], f["tm1637_delay_us"]),
             "Press to pixels runs from the wake to the end of the display write; the game's "
             'save (saved.save, "save": that call alone, onto an in-memory filesystem) comes '
-            "after it in the same pass, and so does the flash write on the chip (littlefs "
-            "program and erase, not estimated).",
+            "after it in the same pass, and so does the flash write on the chip (what its "
+            "erases and programs do to a press: the flash row).",
         ]
 
 
@@ -308,6 +356,7 @@ def main():
             rows.append((label, value, theirs, "n/a", "bench/timing.py: " + how))
     rows.extend(press_rows(chip))
     rows.extend(busy_rows(chip))
+    rows.extend(flash_rows())
     heap = smallest_heap()
     rows.append(
         (
