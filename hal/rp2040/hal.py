@@ -8,8 +8,6 @@ from hal.events import EdgeRing
 from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer, Silent
-from hal.rp2040.ssd1306 import Ssd1306
-from hal.rp2040.tm1637 import DELAY_US, Tm1637, TwoModules
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
@@ -96,13 +94,18 @@ class Rp2040Hal:
 
 
 def _display(machine, board, sleep_us):
+    """The board's display driver; only its module is imported (the other would take RAM)."""
     Pin = machine.Pin
     if board.DISPLAY == "oled":
+        from hal.rp2040.ssd1306 import Ssd1306
+
         i2c = machine.I2C(
             board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
         )
         return Ssd1306(i2c, board.OLED_ADDRESS)
     if board.DISPLAY == "tm1637":
+        from hal.rp2040.tm1637 import DELAY_US, Tm1637, TwoModules
+
         delay = getattr(board, "TM1637_DELAY_US", DELAY_US)
         left = Tm1637(
             Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us, delay_us=delay
