@@ -539,12 +539,11 @@ class Game:
             if control.move_ms is not None and not free:
                 unused = st[o + _PRE] - e
                 if unused > 0:
-                    credit = unused * control.reserve_percent // 100
-                    cap = control.reserve_limit_ms
-                    if cap:
-                        room = cap - st[o + _LEFT]
-                        credit = credit if credit < room else (room if room > 0 else 0)
-                    self._add_time(o, player, credit)
+                    self._add_time(o, player, unused * control.reserve_percent // 100)
+                # As AEI and arimaa-server: after every move, a reserve above L is cut to L.
+                cap = control.reserve_limit_ms
+                if cap and st[o + _LEFT] > cap:
+                    st[o + _LEFT] = cap
             elif gain:
                 spent = st[o + _SPENT] + (0 if free else e)
                 if moves % stage.increment_every:

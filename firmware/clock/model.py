@@ -136,7 +136,8 @@ class Control:
     move_limit_ms: longest move allowed, whatever time is left (Arimaa `T`; 0: none).
     move_ms: Arimaa move time `M`, used before the reserve (the first stage's bank); None
       for every other system. reserve_percent (`P`) of the unused move time goes to the
-      reserve, never lifting it above reserve_limit_ms (`L`, 0: no limit).
+      reserve, and then a reserve above reserve_limit_ms (`L`, 0: no limit) is cut to it:
+      after every move charged to the player, the first included.
     An empty stage list means no time control: the clock counts nothing down.
     """
 

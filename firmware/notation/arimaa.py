@@ -1,30 +1,36 @@
 # The Arimaa notation M/R/P/L/G/T: move time, reserve, percentage, reserve limit, game limit, move limit.
-from clock.model import MAX_COUNT, ClockError, Control, Setup, Stage
+from clock.model import MAX_COUNT, MAX_MS, ClockError, Control, Setup, Stage
 from notation.errors import PresetError
-from notation.scan import Scanner
-from notation.units import HOUR, MINUTE, format_time, read_time
+from notation.scan import DIGITS, Scanner
+from notation.units import HOUR, MINUTE, SECOND, format_time, read_time
 
 NAME = "arimaa"
-_MINUTES = "%s (minutes, or with units as in 1h30m10s)"
+DAY = 24 * HOUR
+_MINUTES = "%s (minutes, m:ss, or with units as in 1h30m10s or 1d)"
 
 
 def parse(text):
-    """`M/R[/P[/L[/G[/T]]]]`; the missing trailing fields are P=100, L=0, G=0, T=0."""
+    """`M/R[/P[/L[/G[/T]]]]`; the missing trailing fields are P=100, L=0, G=0, T=0.
+
+    As the official Arimaa time controls are written: M, R, L and T in minutes, or
+    minutes:seconds (`1:30`); G in hours, or hours:minutes (`1:30`); any time also with the
+    units d, h, m, s (`2d`, `1h30m10s`, `30s`).
+    """
     scanner = Scanner(NAME, text)
     scanner.skip_spaces()
     start = scanner.pos
-    move = read_time(scanner, MINUTE, _MINUTES % "the move time M")
+    move = _time(scanner, MINUTE, _MINUTES % "the move time M")
     scanner.expect("/", '"/" and the reserve R')
-    reserve = read_time(scanner, MINUTE, _MINUTES % "the reserve R")
+    reserve = _time(scanner, MINUTE, _MINUTES % "the reserve R")
     percent, limit, game_ms, turns, move_limit = 100, 0, 0, 0, 0
     if scanner.accept("/"):
         percent = _percent(scanner)
         if scanner.accept("/"):
-            limit = read_time(scanner, MINUTE, _MINUTES % "the reserve limit L")
+            limit = _time(scanner, MINUTE, _MINUTES % "the reserve limit L")
             if scanner.accept("/"):
                 game_ms, turns = _game(scanner)
                 if scanner.accept("/"):
-                    move_limit = read_time(scanner, MINUTE, _MINUTES % "the move limit T")
+                    move_limit = _time(scanner, MINUTE, _MINUTES % "the move limit T")
                     scanner.end("the end of the preset (T is the last field)")
     scanner.end('"/" and the next field, or the end')
     try:
@@ -40,6 +46,56 @@ def parse(text):
         scanner.error(str(error), start)
 
 
+def _time(scanner, unit_ms, expected):
+    """A time: a plain number of `unit_ms`, `a:bb` (minutes:seconds, or for G in hours
+    hours:minutes[:seconds]), days (`2d`, `1d12h`), or units as read_time reads them."""
+    start = scanner.pos
+    run = scanner.digits()
+    if len(run) > 9:
+        scanner.error("the number %s is too large" % run, start)
+    if run and scanner.peek() == ":":
+        ms = _colon_time(scanner, int(run), unit_ms)
+    elif run and scanner.peek() == "d":
+        scanner.pos += 1
+        ms = int(run) * DAY
+        if scanner.peek() and scanner.peek() in DIGITS:
+            rest = scanner.pos
+            ms += read_time(scanner, HOUR, expected)
+            if scanner.text[rest : scanner.pos].isdigit():
+                scanner.error("after the days, a number needs its unit, as in 1d12h", rest)
+    else:
+        scanner.pos = start
+        return read_time(scanner, unit_ms, expected)
+    if ms > MAX_MS:
+        scanner.error(
+            "%s is more than the clock can hold (about 6 days)"
+            % scanner.text[start : scanner.pos],
+            start,
+        )
+    return ms
+
+
+def _colon_time(scanner, first, unit_ms):
+    """After `first` and a colon: minutes:seconds, or from hours, hours:minutes[:seconds]."""
+    units = (HOUR, MINUTE, SECOND) if unit_ms == HOUR else (MINUTE, SECOND)
+    names = ("hours", "minutes", "seconds")[3 - len(units) :]
+    ms = first * units[0]
+    index = 1
+    while scanner.peek() == ":":
+        if index == len(units):
+            scanner.fail("the end of the time (%s at most)" % ":".join(names))
+        scanner.pos += 1
+        at = scanner.pos
+        run = scanner.digits()
+        if len(run) != 2:
+            scanner.fail("two digits after the colon", at)
+        if int(run) >= 60:
+            scanner.error("the %s must be below 60" % names[index], at)
+        ms += int(run) * units[index]
+        index += 1
+    return ms
+
+
 def _percent(scanner):
     at = scanner.pos
     percent = scanner.integer("the percentage P (0 to 100)")
@@ -51,7 +107,7 @@ def _percent(scanner):
 
 
 def _game(scanner):
-    """G: hours (or a time with units) of play, or a number of turns when it ends in t."""
+    """G: hours (h:mm, or a time with units) of play, or a number of turns when it ends in t."""
     at = scanner.pos
     run = scanner.digits()
     if run and scanner.accept("t"):
@@ -60,7 +116,8 @@ def _game(scanner):
             scanner.error("at most %d turns" % MAX_COUNT, at)
         return 0, turns
     scanner.pos = at
-    return read_time(scanner, HOUR, "the game limit G (hours, turns as in 120t, or 1h30m)"), 0
+    expected = "the game limit G (hours, h:mm, turns as in 120t, or 1h30m)"
+    return _time(scanner, HOUR, expected), 0
 
 
 def _cannot(what):
@@ -105,11 +162,19 @@ def format(setup):
 
 
 def looks_like(text):
-    """True for Arimaa texts no other notation reads: a move time of 0 or with units, or more
-    than three fields (`40/60` and `1/5/50` are left to the chessclock notation)."""
+    """True for Arimaa texts no other notation reads: a move time of 0, with a colon or with
+    units, or more than three fields. `40/60` and `1/5/50` are left to the chessclock
+    notation, and three fields with a colon and no unit letter (`2:00/12/0`) to GGS."""
     try:
         parse(text)
     except PresetError:
         return False
     fields = text.strip().split("/")
-    return len(fields) > 3 or not fields[0].isdigit() or int(fields[0]) == 0
+    if len(fields) > 3:
+        return True
+    if len(fields) == 3 and ":" in text:
+        for char in text:
+            if char in "dhms":
+                return True
+        return False
+    return not fields[0].isdigit() or int(fields[0]) == 0

@@ -1,4 +1,4 @@
-# The GGS game-server notation [ini[,[N]m1]]/[inc[,[N]m2]]/[ext[,[N]m3]], times [[HH:]MM:]SS.
+# The GGS game-server notation [ini[,[N]m1]]/[inc[,[N]m2]]/[ext[,[N]m3]], and GGF's shorter forms.
 from clock.model import (
     ADD,
     BRONSTEIN,
@@ -19,19 +19,39 @@ from notation.scan import Scanner
 
 NAME = "ggs"
 _TIME = "a time [[HH:]MM:]SS"
+_AFTER_DAYS = "hours:minutes:seconds after the days, as in 1.12:00:00"
+GRACE_MS = 120000  # GGF's grace (the overtime ext) when a clock leaves out its third field
 
 
 def parse(text):
-    """Three fields split by "/", each empty or `time[,[N]count]`; see CLOCK_SEMANTICS.md."""
+    """Three fields split by "/", each empty or `time[,[N]count]`; see CLOCK_SEMANTICS.md.
+
+    As GGF game files write clocks, the fields after the first may be left out: `23` and
+    `23/1:00` have the default grace of 2:00 (`0:23//2:00`); a third field, even empty, is
+    written and says what it says. A time may start with days: `1.12:01:23` (D.H:MM:SS).
+    """
     scanner = Scanner(NAME, text)
     scanner.skip_spaces()
     start = scanner.pos
-    ini, m1, n1 = _field(scanner, 0, '"," and the move count m1, or "/"')
-    scanner.expect("/", '"," and the move count m1, or "/"')
-    inc, m2, n2 = _field(scanner, 1, '"," and the move count m2, or "/"')
-    scanner.expect("/", '"," and the move count m2, or "/"')
-    ext, m3, n3 = _field(scanner, 0, '"," and the move count m3, or the end')
-    scanner.end('"," and the move count m3, or the end')
+    ini_written = scanner.peek() not in ("", "/")
+    after = '"," and the move count m1, "/" or the end'
+    ini, m1, n1 = _field(scanner, 0, after)
+    inc, m2, n2 = 0, 1, False
+    ext, m3, n3 = GRACE_MS, 0, False
+    short = True
+    if scanner.accept("/"):
+        after = '"," and the move count m2, "/" or the end'
+        inc, m2, n2 = _field(scanner, 1, after)
+        if scanner.accept("/"):
+            after = '"," and the move count m3, or the end'
+            ext, m3, n3 = _field(scanner, 0, after)
+            short = False
+    if short and not ini_written:
+        scanner.fail(_TIME, start)  # GGF's shorter forms start with the time
+    at = scanner.pos
+    scanner.skip_spaces()
+    if not scanner.at_end():
+        scanner.fail(after, at)
     try:
         return build(ini, m1, n1, inc, m2, n2, ext, m3, n3)
     except ClockError as error:
@@ -81,14 +101,23 @@ def _field(scanner, low, after):
 
 
 def _time(scanner):
+    """`[[HH:]MM:]SS`, or with GGF's days `D.H:MM:SS` (the hours then below 24)."""
     start = scanner.pos
     run = scanner.digits()
     if not run:
         scanner.fail(_TIME)
     if len(run) > 9:
         scanner.error("the number %s is too large" % run, start)
+    days = -1
+    if scanner.peek() == ".":
+        days = int(run)
+        scanner.pos += 1
+        hours_at = scanner.pos
+        run = scanner.digits()
+        if not run or len(run) > 2 or scanner.peek() != ":":
+            scanner.fail(_AFTER_DAYS, hours_at)
     parts = [int(run)]
-    places = [start]
+    places = [scanner.pos - len(run)]
     while len(parts) < 3 and scanner.accept(":"):
         places.append(scanner.pos)
         run = scanner.digits()
@@ -97,6 +126,11 @@ def _time(scanner):
         parts.append(int(run))
     if scanner.peek() == ":":
         scanner.fail("the end of the time (at most HH:MM:SS)")
+    if days >= 0:
+        if len(parts) < 3:
+            scanner.fail(_AFTER_DAYS, hours_at)
+        if parts[0] >= 24:
+            scanner.error("the hours after the days must be below 24", hours_at)
     # In MM:SS and HH:MM:SS, every part but the hours is below 60.
     names = ("hours", "minutes", "seconds")[3 - len(parts) :]
     ms = 0
@@ -104,6 +138,8 @@ def _time(scanner):
         if len(parts) > 1 and names[index] != "hours" and parts[index] >= 60:
             scanner.error("the %s must be below 60" % names[index], places[index])
         ms = ms * 60 + parts[index]
+    if days > 0:
+        ms += days * 86400
     ms *= 1000
     if ms > MAX_MS:
         scanner.error(
@@ -169,14 +205,22 @@ def _format_field(ms, count, flag, default):
 
 
 def looks_like(text):
-    """True for GGS texts with a sign of GGS: a colon, an N, or an empty field."""
+    """True for GGS texts with a sign of GGS. Three fields: a colon, an N, or an empty field.
+    Fewer (GGF's forms): a count, an N, days, or a colon in a lone field; `23` is left to
+    PGN, and two fields with only colons to Arimaa (`1:30/5`) and PGN (`23/1:00`)."""
     try:
         parse(text)
     except PresetError:
         return False
+    fields = text.strip().split("/")
+    if len(fields) < 3:
+        for sign in ",N.":
+            if sign in text:
+                return True
+        return len(fields) == 1 and ":" in text
     if ":" in text or "N" in text:
         return True
-    for field in text.strip().split("/"):
+    for field in fields:
         if not field:
             return True
     return False

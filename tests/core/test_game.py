@@ -130,15 +130,41 @@ def test_arimaa_move_time_then_reserve():
 
 
 def test_arimaa_reserve_limit_and_move_limit():
-    # 2/10/100/5/0/3: reserve additions stop at 5 min; no move may last over 3 min.
+    # 2/10/100/5/0/3: the reserve is cut to 5 min after every move; no move may last over 3 min.
     control = Control(
         [Stage(10 * MIN)], move_ms=2 * MIN, reserve_limit_ms=5 * MIN, move_limit_ms=3 * MIN
     )
     game = start(Setup(control))
+    assert view(game, 0, 1000).reserve_ms == 10 * MIN  # cut only when the move ends
     now = moves(game, [0], 0)
-    assert view(game, 0, now).reserve_ms == 10 * MIN  # above the limit: never lowered
+    assert view(game, 0, now).reserve_ms == 5 * MIN  # the starting reserve, cut
+    assert view(game, 1, now).reserve_ms == 10 * MIN  # not yet for the side still to move
     assert game.flag_at() == now + 3 * MIN + 1  # the move limit, before the 12 min
     assert game.update(now + 3 * MIN + 1) == TIME and game.loser() == 1
+
+
+def test_arimaa_reserve_limit_after_every_move():
+    # 1/10/100/5: as AEI and arimaa-server do, unused move time is added, then the reserve cut.
+    control = Control([Stage(10 * MIN)], move_ms=MIN, reserve_limit_ms=5 * MIN)
+    game = start(Setup(control))
+    now = moves(game, [4 * MIN, 0], 0)  # 3 min of the reserve used: 7 min, cut to 5
+    assert view(game, 0, now).reserve_ms == 5 * MIN
+    now = moves(game, [MIN + 30000, 0], now)  # 30 s of the reserve used: 4:30, below the limit
+    assert view(game, 0, now).reserve_ms == 4 * MIN + 30000
+    now = moves(game, [0], now)  # a whole unused minute: 5:30, cut to 5
+    assert view(game, 0, now).reserve_ms == 5 * MIN
+    assert game.undo(now)  # undo gives back the reserve before the cut
+    assert view(game, 0, now).reserve_ms == 4 * MIN + 30000
+
+
+def test_arimaa_a_move_on_the_start_clock_leaves_the_reserve_alone():
+    # A move charged to nobody changes no reserve (AEI's setup moves neither add nor cut).
+    control = Control([Stage(10 * MIN)], move_ms=MIN, reserve_limit_ms=5 * MIN)
+    game = start(Setup(control, start_ms=30000))
+    now = moves(game, [20000, 20000], 0)
+    assert view(game, 0, now).reserve_ms == 10 * MIN
+    now = moves(game, [30000], now)
+    assert view(game, 0, now).reserve_ms == 5 * MIN
 
 
 def test_bad_calls_are_refused():

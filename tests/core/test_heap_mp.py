@@ -56,6 +56,8 @@ def test_hot_path_allocates_nothing():
         Setup(Control([Stage(60000, increment_ms=5000, mode=DELAY)]), hourglass=True), [7000, 3000]
     )
     exercise(Setup(Control([Stage(60000)], move_ms=30000, reserve_percent=50)), [10000, 45000])
+    arimaa_cut = Control([Stage(60000)], move_ms=30000, reserve_limit_ms=40000)
+    exercise(Setup(arimaa_cut), [10000, 45000, 0])
 
 
 def test_a_lock_does_catch_allocation():

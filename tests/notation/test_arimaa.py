@@ -1,6 +1,6 @@
 # The Arimaa notation M/R/P/L/G/T: the seed's examples, units, defaults, refusals, round trip.
 from clock.model import FISCHER_AFTER, Control, Setup, Stage
-from notation import arimaa
+from notation import arimaa, registry
 from notation.errors import PresetError
 import refusals
 
@@ -103,6 +103,71 @@ def test_spaces_around_the_text():
 def test_game_setting_from_the_seed_is_not_notation():
     # The seed's setup-minute radio button is a setting, not part of the text.
     refused("0/30 setup", 5, '"/" and the next field, or the end')
+
+
+# The official forms: minutes:seconds, hours:minutes for G, and days.
+
+
+def test_minutes_and_seconds_as_the_official_controls_write_them():
+    assert arimaa.parse("1:30/5") == arimaa_setup(90000, 5 * MIN)
+    assert arimaa.parse("30s/1:30") == arimaa_setup(30000, 90000)
+    assert arimaa.parse("0:15/0:45/100/2:00/0/1:05") == arimaa_setup(
+        15000, 45000, 100, 2 * MIN, 0, 0, 65000
+    )
+    assert arimaa.parse("120:00/0") == arimaa_setup(2 * HOUR, 0)
+
+
+def test_the_game_limit_in_hours_and_minutes():
+    assert arimaa.parse("30s/10s/100/0/1:30").limit_ms == HOUR + 30 * MIN
+    assert arimaa.parse("0/30/100/0/0:45").limit_ms == 45 * MIN
+    # As AEI reads it, hours:minutes:seconds as well.
+    assert arimaa.parse("0/30/100/0/1:30:15").limit_ms == HOUR + 30 * MIN + 15000
+
+
+def test_days():
+    DAY = 24 * HOUR
+    assert arimaa.parse("1d/2d") == arimaa_setup(DAY, 2 * DAY)
+    assert arimaa.parse("0/1d12h").first.stages[0].duration_ms == DAY + 12 * HOUR
+    assert arimaa.parse("0/1d30s").first.stages[0].duration_ms == DAY + 30000
+    assert arimaa.parse("0/1d1h30").first.stages[0].duration_ms == DAY + HOUR + 30 * MIN
+    assert arimaa.parse("0/30/100/0/2d").limit_ms == 2 * DAY
+    assert arimaa.parse("0/30/100/1d").first.reserve_limit_ms == DAY
+
+
+def test_plain_numbers_keep_their_units():
+    # Minutes for M, R, L and T; hours for G: the official spec's and this notation's reading.
+    assert arimaa.parse("2/10/100/5/4/3") == arimaa_setup(
+        2 * MIN, 10 * MIN, 100, 5 * MIN, 4 * HOUR, 0, 3 * MIN
+    )
+
+
+def test_colon_and_day_refusals():
+    refused("1:5/10", 2, "two digits after the colon")
+    refused("1:/10", 2, "two digits after the colon")
+    refused("1:60/10", 2, "the seconds must be below 60")
+    refused("1:30:00/10", 4, "the end of the time (minutes:seconds at most)")
+    refused("0/30/100/0/1:60", 13, "the minutes must be below 60")
+    refused("0/30/100/0/1:00:00:00", 18, "hours:minutes:seconds at most")
+    refused("0/30/100/0/1:00:60", 16, "the seconds must be below 60")
+    refused("1:30.5/10", 4, '"/" and the reserve R')
+    refused("1h:30/10", 2, '"/" and the reserve R')
+    refused("0/1d12", 4, "a number needs its unit, as in 1d12h")
+    refused("0/7d", 2, "more than the clock can hold")
+    refused("0/6d6h", 2, "more than the clock can hold")
+    refused("0/99999999:00", 2, "more than the clock can hold")
+    refused("0/1234567890:00", 2, "too large")
+    refused("0/1h1d", 5, '"/" and the next field, or the end')
+    refused("0/1d1d", 4, "a number needs its unit")
+
+
+def test_official_forms_are_detected_as_arimaa():
+    for text in ("1:30/5", "30s/1:30", "30s/10s/100/0/1:30", "0/1:00", "1d/2d", "1:30/5m/50"):
+        assert arimaa.looks_like(text), text
+        assert registry.detect(text)[0] == "arimaa", text
+    # Three fields with a colon and no unit letter have always been GGS.
+    for text in ("2:00/12/0", "0/1:00/50", "1:30/5/50"):
+        assert not arimaa.looks_like(text), text
+        assert registry.detect(text)[0] == "ggs", text
 
 
 # Refusals: invalid fields are errors, never defaults.

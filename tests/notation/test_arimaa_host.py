@@ -9,9 +9,9 @@ import fuzzing
 TOKENS = (
     "0", "1", "2", "5", "10", "50", "100", "101", "120", "99999", "1234567890",
     "/", "/", "/", "/", "h", "m", "s", "t", "5s", "1h30", "1m30s", "120t", ".", "%", "-",
-    " ", "x", "T", ":",
+    " ", "x", "T", ":", "1:30", "0:05", ":60", "1:30:15", "d", "2d", "1d12h",
 )  # fmt: skip
-ALPHABET = "0123456789/hmst. x"
+ALPHABET = "0123456789/dhmst.: x"
 
 TIME = st.one_of(
     st.integers(0, 600).map(str),
@@ -22,11 +22,15 @@ TIME = st.one_of(
     )
     .map("".join)
     .filter(bool),
-    st.sampled_from(["1h30", "2m15"]),
+    st.sampled_from(["1h30", "2m15", "1d", "2d12h", "1d30s"]),
+    st.tuples(st.integers(0, 140), st.integers(0, 59)).map(lambda t: "%d:%02d" % t),
 )
 GAME = st.one_of(
     st.integers(0, 140).map(str),  # hours
     TIME.filter(lambda t: not t.isdigit()),
+    st.tuples(st.integers(0, 99), st.integers(0, 59), st.integers(0, 59)).map(
+        lambda t: "%d:%02d:%02d" % t
+    ),
     st.integers(0, 1000).map(lambda n: "%dt" % n),
 )
 FIELDS = st.tuples(TIME, TIME, st.integers(0, 100).map(str), TIME, GAME, TIME)

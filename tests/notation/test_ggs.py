@@ -12,7 +12,7 @@ from clock.model import (
     Setup,
     Stage,
 )
-from notation import ggs
+from notation import ggs, registry
 from notation.errors import PresetError
 import refusals
 
@@ -125,6 +125,50 @@ def test_n_flags_one_by_one():
     assert stages("//1:00,0")[1].on_enter == ADD
 
 
+# GGF's forms: fewer fields with a default grace, and days.
+
+
+def test_ggf_clocks_with_the_default_grace():
+    assert ggs.parse("23") == ggs.parse("0:23//2:00")
+    assert ggs.parse("23/1:00") == ggs.parse("0:23/1:00/2:00")
+    assert ggs.parse("5:00") == ggs.parse("5:00//2:00")
+    assert ggs.parse("23/") == ggs.parse("0:23//2:00")
+    assert ggs.parse(" 30:00,N0 ") == ggs.parse("30:00,N0//2:00")
+    assert ggs.parse("2:00,0/12,N1") == ggs.parse("2:00,0/12,N1/2:00")
+    main, overtime = stages("23")
+    assert main == Stage(23000, on_expire=SOFT)
+    assert overtime == Stage(120000, on_enter=ADD, on_repeat=ADD, on_expire=FLAG)
+
+
+def test_a_written_third_field_is_what_it_says():
+    assert stages("23//0")[1].duration_ms == 0
+    assert stages("23//")[1].duration_ms == 0
+    assert stages("23/1:00/14:00")[1].duration_ms == 14 * 60000
+
+
+def test_days():
+    assert stages("1.12:01:23//0")[0].duration_ms == (36 * 3600 + 83) * 1000
+    assert ggs.parse("1.12:01:23//0") == ggs.parse("36:01:23//0")
+    assert stages("0.00:00:05")[0].duration_ms == 5000
+    assert stages("1.2:00:00")[0].duration_ms == 26 * 3600000
+    assert stages("//6.04:00:00")[1].duration_ms == 148 * 3600000
+    assert stages("5:00/0.00:00:05")[0].increment_ms == 5000
+
+
+def test_fewer_fields_and_days_refusals():
+    refused("/5", 0, "expected a time [[HH:]MM:]SS")
+    refused("/", 0, "expected a time [[HH:]MM:]SS")
+    refused("  ", 2, "expected a time [[HH:]MM:]SS")
+    refused("1.5//", 2, "hours:minutes:seconds after the days")
+    refused("1.12:00", 2, "hours:minutes:seconds after the days")
+    refused("1.123:00:00", 2, "hours:minutes:seconds after the days")
+    refused("1.:00:00", 2, "hours:minutes:seconds after the days")
+    refused("1.24:00:00", 2, "the hours after the days must be below 24")
+    refused("1.12:60:00", 5, "the minutes must be below 60")
+    refused("7.00:00:00", 0, "more than the clock can hold")
+    refused("1.12:00:00.5", 10, '"," and the move count m1, "/" or the end')
+
+
 # Refusals.
 
 
@@ -156,19 +200,19 @@ def test_counts():
 
 
 def test_slashes():
-    refused("2:00", 4, '"," and the move count m1, or "/"')
-    refused("2:00/12", 7, '"," and the move count m2, or "/"')
+    refused("2:00x", 4, '"," and the move count m1, "/" or the end')
+    refused("2:00/12x", 7, '"," and the move count m2, "/" or the end')
     refused("2:00/12/0/0", 9, '"," and the move count m3, or the end')
-    refused("", 0, '"," and the move count m1, or "/"')
+    refused("", 0, "expected a time [[HH:]MM:]SS")
 
 
 def test_other_garbage():
     refused("2:00,0/12s/0", 9, '"," and the move count m2')
-    refused("1.5//", 1, '"," and the move count m1')
-    refused("2:00 ,0//", 4, '"," and the move count m1, or "/"')
+    refused("1:5.0//", 2, "two digits after the colon")
+    refused("2:00 ,0//", 4, '"," and the move count m1, "/" or the end')
     refused("1234567890//", 0, "too large")
     refused("200:00:00//", 0, "more than the clock can hold")
-    refused("1:00:00,40//30:00,0 N", 20, "or the end")
+    refused("1:00:00,40//30:00,0 N", 19, "or the end")
 
 
 def test_not_text():
@@ -250,3 +294,17 @@ def test_looks_like():
     for text in ("40/90/30", "40/60,20/10", "1:75//", "G/30", "", "0/30"):
         assert not ggs.looks_like(text), text
     assert not ggs.looks_like(None)
+
+
+def test_looks_like_fewer_fields():
+    for text in ("1:30", "0:23", "1.12:01:23", "1.12:01:23/5", "30:00,N0", "2:00,0/12", "5/1,N1"):
+        assert ggs.looks_like(text), text
+        assert registry.detect(text)[0] == "ggs", text
+    assert registry.detect("1.12:01:23//0")[0] == "ggs"
+    # A bare number is read by PGN (seconds, no grace); two fields with only colons by Arimaa
+    # (1:30/5) or PGN (23/1:00): GGF's readings of those need the ggs: prefix.
+    for text in ("23", "23/1:00", "1:30/5", "23/60", "5:00/0:05"):
+        assert not ggs.looks_like(text), text
+    assert registry.detect("1:30/5")[0] == "arimaa"
+    assert registry.parse("ggs:23") == ggs.parse("0:23//2:00")
+    assert registry.parse("ggs:23/1:00") == ggs.parse("0:23/1:00/2:00")

@@ -10,6 +10,7 @@ import fuzzing
 TOKENS = (
     "0", "1", "2", "5", "00", "30", "59", "60", "75", "100", "1234567890", ":", ":", ":00",
     "/", "/", "/", ",", ",", "N", "n", " ", ".", "-", "x", "h", "2:00", "1:00:00", ",N0",
+    "1.", "6.", "7.", "1.12:01:23", "24:00:00",
 )  # fmt: skip
 ALPHABET = "0123456789:/,N .x"
 
@@ -18,6 +19,9 @@ TIME = st.one_of(
     st.integers(0, 5000).map(str),
     CLOCK.map(lambda t: "%d:%02d" % t),
     st.tuples(st.integers(0, 100), CLOCK).map(lambda t: "%d:%02d:%02d" % ((t[0],) + t[1])),
+    st.tuples(st.integers(0, 5), st.integers(0, 23), CLOCK).map(
+        lambda t: "%d.%02d:%02d:%02d" % ((t[0], t[1]) + t[2])
+    ),
 )
 
 
@@ -29,7 +33,13 @@ def field(low):
 
 
 def valid_texts():
-    return st.tuples(field(0), field(1), field(0)).map("/".join)
+    """Three fields, or GGF's one or two with the time written."""
+    first = field(0).filter(bool)
+    return st.one_of(
+        st.tuples(field(0), field(1), field(0)).map("/".join),
+        first,
+        st.tuples(first, field(1)).map("/".join),
+    )
 
 
 VALID = valid_texts()
