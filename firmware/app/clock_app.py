@@ -7,7 +7,20 @@ from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
 from clock import display, ticks
-from clock.game import ABORTED, ARBITER, HALTED, OVER, PAUSED, READY, RUNNING, TIME, Game, View
+from clock.game import (
+    ABORTED,
+    ARBITER,
+    DONE,
+    HALTED,
+    OVER,
+    PAUSED,
+    READY,
+    RUNNING,
+    STAGE_BEGAN,
+    TIME,
+    Game,
+    View,
+)
 from hal import buttons
 from notation.errors import PresetError
 from ui.status import Status
@@ -190,11 +203,12 @@ class ClockApp:
             player = self.player_on(side)
             if ticks.diff(stamp, self._switched) < CHORD_MS:
                 return
-            if game.press(player, stamp):
+            changed = game.press(player, stamp)
+            if changed & DONE:
                 self._switched = stamp
                 self._unsaved = True
                 self._tell(E_PRESS, stamp)
-                if game.stage_entered:
+                if changed & STAGE_BEGAN:
                     self.sounds.stage_started(stamp)
                     self._tell(E_STAGE, stamp)
                 self.sounds.forget()
@@ -202,7 +216,7 @@ class ClockApp:
     def _play(self, stamp):
         state = self.state
         if state in (S_RUNNING, S_INTERIM):
-            if self.game.pause(stamp):
+            if self.game.pause(stamp) & DONE:
                 self.state = S_PAUSED
                 self.gestures.play_at_once = False
                 self._unsaved = True

@@ -32,6 +32,17 @@ ARBITER = const(3)  # the arbiter ended the game
 ABORTED = const(4)  # the start clock ran out before a first move
 REASON_NAMES = ("playing", "time", "halted", "arbiter", "aborted")
 
+# What a call changed, as bits: press, update, start, pause, resume, undo and the arbiter's
+# functions return them, built where the core meets each change. 0: nothing happened.
+DONE = const(1)  # the call did what it was asked (a press taken, a pause made, ...)
+STAGE_BEGAN = const(2)  # the player began their next stage: a quota met, or a stage's time up
+PERIOD_USED = const(4)  # a period (byo-yomi) ran out and the next one began
+BLOCK_RENEWED = const(8)  # the last stage's quota met: its time again (a Canadian block)
+SOFT_TIMEOUT = const(16)  # a stage ended in a soft time-out (GGS)
+FLAG_FELL = const(32)  # a flag fell: an interim one, or with GAME_OVER the final one
+GAME_OVER = const(64)  # the game ended in this call (reason() says why)
+SECOND = const(128)  # the bits are about the second player (1); without it, the first (0)
+
 # Marks a player collects.
 MARK_SOFT = const(1)  # a soft time-out
 MARK_FLAG = const(2)  # a flag fell (interim, or final when the game is over on time)
@@ -65,6 +76,7 @@ _SIZE = const(41)
 
 _NO_END = const(-1)
 _IN_PENALTY = const(-2)
+_REASON_SHIFT = const(8)  # Game._crossed: the outcome above the transition bits
 
 # clock.ticks.diff's arithmetic, written out where it runs at every call.
 _TICKS_MASK = const(0x3FFFFFFF)
@@ -168,8 +180,14 @@ class Game:
         self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
         self._st = [0] * _SIZE
         self._undo = [0] * _SIZE
-        self.end_reason = PLAYING  # set by _run: why the move it charged ends the game
-        self.stage_entered = False  # the last press met a quota and began the mover's next stage
+        # What the last _run crossed: transition bits, and in the bits from _REASON_SHIFT up
+        # the outcome when the move it charged ends the game.
+        self._crossed = 0
+        # What update() last told of the player on move (their stage, periods left and marks
+        # as of then): it tells each change once.
+        self._told_stage = 0
+        self._told_periods = 0
+        self._told_marks = 0
         self._version = 0
         self._event_version = -1  # next_event's last answer: the version and `now` it was for
         self._event_from = 0
@@ -196,6 +214,15 @@ class Game:
         st[_STATE] = READY
         st[_LOSER] = -1
         st[_FIRST_FLAG] = -1
+        self._tell_from(0)
+
+    def _tell_from(self, player):
+        """update() tells changes of `player` from their stored state on (a move begins)."""
+        st = self._st
+        o = player * _PLAYER
+        self._told_stage = st[o + _STAGE]
+        self._told_periods = st[o + _PERIODS]
+        self._told_marks = st[o + _MARKS]
 
     def state(self):
         return self._st[_STATE]
@@ -274,6 +301,7 @@ class Game:
         self._changed()
         for i in range(_SIZE):
             self._st[i] = values[i]
+        self._tell_from(values[_TURN])
 
     def freeze(self):
         """After a restore on boot: a game that was running waits, paused, with its times as
@@ -303,20 +331,22 @@ class Game:
     def _run(self, o, player, e):
         """Charge the player whose state is at offset `o` for a move lasting `e` so far.
 
-        Returns the elapsed time at which this move ends the game (setting end_reason),
-        _IN_PENALTY when Word has taken over, or _NO_END.
+        Returns the elapsed time at which this move ends the game, _IN_PENALTY when Word has
+        taken over, or _NO_END; what it crossed goes to _crossed (the outcome of that end
+        included).
         """
         st = self._st
         control = self._controls[player]
         stages = control.stages
         end = _NO_END
-        self.end_reason = PLAYING
+        reason = PLAYING
+        crossed = 0
         setup = self.setup
         start_ms = setup.start_ms
         if start_ms and st[o + _MOVES] == 0:
             if e > start_ms:
                 end = start_ms + 1
-                self.end_reason = ABORTED
+                reason = ABORTED
         elif stages:
             pre = st[o + _PRE]
             base = st[o + _BASE]
@@ -333,6 +363,7 @@ class Game:
                         used = periods - 1
                     st[o + _PERIODS] = periods - used
                     left += used * stage.duration_ms
+                    crossed |= PERIOD_USED
                     continue
                 last = index == len(stages) - 1
                 if setup.word and (last or stage.on_expire == FLAG):
@@ -343,14 +374,17 @@ class Game:
                     break
                 if stage.on_expire == SOFT:
                     st[o + _MARKS] |= MARK_SOFT
+                    crossed |= SOFT_TIMEOUT
                 if last:
                     st[o + _MARKS] |= MARK_FLAG
                     end = e + left + 1
-                    self.end_reason = TIME
+                    reason = TIME
                     left = 0
                     break
                 if stage.on_expire == FLAG:
                     st[o + _MARKS] |= MARK_FLAG
+                    crossed |= FLAG_FELL
+                crossed |= STAGE_BEGAN
                 st[o + _STAGE] = index + 1
                 stage = stages[index + 1]
                 st[o + _PERIODS] = stage.periods
@@ -360,13 +394,14 @@ class Game:
         limit = control.move_limit_ms
         if limit and e > limit and (end < 0 or limit + 1 < end):
             end = limit + 1
-            self.end_reason = TIME
+            reason = TIME
         limit = setup.limit_ms
         if limit:
             limit -= st[_PLAYED]
             if e > limit and (end < 0 or limit + 1 < end):
                 end = limit + 1
-                self.end_reason = HALTED
+                reason = HALTED
+        self._crossed = crossed | (reason << _REASON_SHIFT if end >= 0 else 0)
         return end
 
     def _begin_move(self, player):
@@ -403,14 +438,16 @@ class Game:
             stage = stages[index + 1]
             st[o + _STAGE] = index + 1
             st[o + _PERIODS] = stage.periods
-            self.stage_entered = True
             how = stage.on_enter
+            began = STAGE_BEGAN
         else:
             stage = stages[index]
             how = stage.on_repeat
+            began = BLOCK_RENEWED
         if how != ADD:
             st[o + _LEFT] = 0
         self._add_time(o, player, stage.duration_ms)
+        return began
 
     def _finish(self, reason, loser, stamp):
         self._changed()
@@ -431,7 +468,7 @@ class Game:
     # --- play -----------------------------------------------------------------------------
 
     def start(self, now, player):
-        """Start the game with `player` to move first; false if it has started already."""
+        """Start the game with `player` to move first: DONE, or 0 if it has started already."""
         st = self._st
         if st[_STATE] != READY or not ticks.is_stamp(now):
             return self._refuse_stamp(now)
@@ -440,21 +477,47 @@ class Game:
         st[_STATE] = RUNNING
         st[_RUN_START] = now
         self._begin_move(player)
-        return True
+        self._tell_from(player)
+        return DONE
 
     def _refuse_stamp(self, now):
         if not ticks.is_stamp(now):
             raise ClockError("a timestamp is a whole number from 0 to 2**30 - 1")
-        return False
+        return 0
+
+    def _news(self, player):
+        """What the what-if run in _SCRATCH crossed of `player` that update() has not told yet."""
+        st = self._st
+        stage = st[_SCRATCH + _STAGE]
+        periods = st[_SCRATCH + _PERIODS]
+        marks = st[_SCRATCH + _MARKS]
+        bits = 0
+        told_periods = self._told_periods
+        if stage != self._told_stage:
+            bits = STAGE_BEGAN
+            told_periods = self._controls[player].stages[stage].periods  # as the stage began
+        if periods < told_periods:
+            bits |= PERIOD_USED
+        new_marks = marks & ~self._told_marks
+        if new_marks & MARK_SOFT:
+            bits |= SOFT_TIMEOUT
+        if new_marks & MARK_FLAG:
+            bits |= FLAG_FELL
+        self._told_stage = stage
+        self._told_periods = periods
+        self._told_marks = marks
+        return bits | SECOND if bits and player else bits
 
     def update(self, now):
         """Bring the game up to `now`: ends it at the exact instant a flag or limit fell.
 
-        Returns the outcome when the game ended in this call, else PLAYING (0).
+        Returns what changed of the player on move since the last call told it (STAGE_BEGAN,
+        PERIOD_USED, SOFT_TIMEOUT, an interim FLAG_FELL, each once), and GAME_OVER (with FLAG_FELL when
+        they lost on time) when the game ended in this call; 0 when nothing did.
         """
         st = self._st
         if st[_STATE] != RUNNING:
-            return PLAYING
+            return 0
         if not _is_stamp(now):
             self._refuse_stamp(now)
         e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
@@ -470,30 +533,35 @@ class Game:
             pre = st[o + _PRE]
             base = st[o + _BASE]
             if st[o + _LEFT] >= (e - pre if e > pre else 0) - (base - pre if base > pre else 0):
-                return PLAYING
+                return 0
         self._copy(player * _PLAYER, _SCRATCH)
         end = self._run(_SCRATCH, player, e)
         if end < 0 or end > e:
-            return PLAYING
-        reason = self.end_reason
-        self._run(player * _PLAYER, player, end)
+            return self._news(player)
+        reason = self._crossed >> _REASON_SHIFT
+        self._copy(player * _PLAYER, _SCRATCH)
+        self._run(_SCRATCH, player, end)  # the move up to its end, no further
+        bits = self._news(player) | GAME_OVER | (FLAG_FELL if reason == TIME else 0)
+        self._copy(_SCRATCH, player * _PLAYER)
         self._note_flags(player)
         st[_USED] = end
         st[_PLAYED] += end
         self._finish(reason, player if reason == TIME else -1, ticks.add(now, end - e))
-        return reason
+        return bits | SECOND if player else bits
 
     def press(self, player, now):
         """The lever of `player` was pressed at `now`: their move ends, the other's starts.
 
-        Before the game starts either lever starts the other side's clock. Returns whether
-        the press did anything.
+        Before the game starts either lever starts the other side's clock. Returns what
+        changed: DONE for a press taken, with STAGE_BEGAN or BLOCK_RENEWED when the move met a
+        quota, and what update() had not told yet of the move; or update()'s bits without
+        DONE when the press came after the game had ended (a flag not yet noticed); 0 when
+        the press does nothing.
         """
         global _version
         st = self._st
         if player != 0 and player != 1:
             raise ClockError("a player is 0 (first) or 1 (second)")
-        self.stage_entered = False
         if st[_STATE] != RUNNING or st[_TURN] != player or not _is_stamp(now):
             if st[_STATE] == READY:
                 return self.start(now, 1 - player)
@@ -510,8 +578,11 @@ class Game:
         left = st[o + _LEFT] - charged + (base - pre if base > pre else 0)
         # The short way: only the stage time could have run out, and it has not.
         plain = left >= 0 and self._plans[player][0] == _BARE
-        if not plain and self.update(now):
-            return False
+        bits = DONE
+        if not plain:
+            bits |= self.update(now)
+            if st[_STATE] != RUNNING:
+                return bits & ~DONE
         _version = (_version + 2) & 0x3FFFFFFE
         self._version = _version
         st[_USED] = e
@@ -559,7 +630,7 @@ class Game:
                     st[o + _LEFT] = left if left < MAX_MS else MAX_MS
             quota = stage.moves
             if quota and st[o + _IN_STAGE] + 1 >= quota:
-                self._quota_met(o, player, index)
+                bits |= self._quota_met(o, player, index)
             else:
                 st[o + _IN_STAGE] += 1
         other = 1 - player
@@ -588,18 +659,27 @@ class Game:
                 if cap and left > cap:
                     left = cap
                 st[o + _LEFT] = left if left < MAX_MS else MAX_MS
+        self._told_stage = st[o + _STAGE]  # _tell_from(other), written out
+        self._told_periods = st[o + _PERIODS]
+        self._told_marks = st[o + _MARKS]
         limit = setup.limit_turns
         if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
-        return True
+            bits |= GAME_OVER
+        return bits | SECOND if player else bits
 
     def pause(self, now):
+        """DONE, with what update() had not told yet; update()'s bits alone when the game had
+        ended; 0 when not running."""
         st = self._st
-        if st[_STATE] != RUNNING or self.update(now):
-            return False
+        if st[_STATE] != RUNNING:
+            return 0
+        bits = self.update(now)
+        if st[_STATE] != RUNNING:
+            return bits
         self._changed()
         st[_STATE] = PAUSED
-        return True
+        return bits | DONE
 
     def resume(self, now):
         st = self._st
@@ -608,20 +688,21 @@ class Game:
         self._changed()
         st[_STATE] = RUNNING
         st[_RUN_START] = now
-        return True
+        return DONE
 
     def undo(self, now):
         """Take back the last press: the exact state before it, the same clock running again."""
         st = self._st
         if st[_CAN_UNDO] != 1 or st[_STATE] not in (RUNNING, PAUSED):
-            return False
+            return 0
         self._changed()
         state = st[_STATE]
         st[_WHOLE] = self._undo
         st[_STATE] = state
         st[_RUN_START] = now
         st[_CAN_UNDO] = 0
-        return True
+        self._tell_from(st[_TURN])
+        return DONE
 
     # --- arbiter --------------------------------------------------------------------------
 
@@ -638,6 +719,11 @@ class Game:
         self._changed()
         st[_CAN_UNDO] = 0
 
+    def _edited(self):
+        """An arbiter's edit is done: the mover's changes are told from what it left."""
+        self._tell_from(self._st[_TURN])
+        return DONE
+
     def adjust_time(self, player, delta_ms):
         """Add (or with a negative delta, take away) time from a player's current stage."""
         self._editable()
@@ -646,12 +732,14 @@ class Game:
         o = player * _PLAYER
         left = self._st[o + _LEFT] + delta_ms
         self._st[o + _LEFT] = 0 if left < 0 else (left if left < MAX_MS else MAX_MS)
+        return self._edited()
 
     def set_time(self, player, ms):
         self._editable()
         check_ms(ms, "time")
         self._settle(player)
         self._st[player * _PLAYER + _LEFT] = ms
+        return self._edited()
 
     def set_moves(self, player, moves):
         """Correct a player's move counter; the stage's quota count moves with it."""
@@ -666,15 +754,20 @@ class Game:
             in_stage = quota - 1
         st[o + _IN_STAGE] = in_stage if in_stage > 0 else 0
         st[o + _MOVES] = moves
+        return self._edited()
 
     def end_by_arbiter(self, now):
         st = self._st
-        if st[_STATE] == OVER or (st[_STATE] == RUNNING and self.update(now)):
-            return False
+        if st[_STATE] == RUNNING:
+            bits = self.update(now)
+            if st[_STATE] == OVER:
+                return bits
+        elif st[_STATE] == OVER:
+            return 0
         if st[_STATE] != READY:
             self._run(st[_TURN] * _PLAYER, st[_TURN], st[_USED])
         self._finish(ARBITER, -1, now)
-        return True
+        return DONE | GAME_OVER
 
     # --- queries --------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 # The flag rule: a flag falls only below zero, at its exact millisecond (CLOCK_SEMANTICS).
-from clock.game import ARBITER, OVER, TIME
+from clock.game import ARBITER, DONE, FLAG_FELL, GAME_OVER, OVER, TIME
 from clock.model import FLAG, Control, Setup, Stage
 from play import moves, shown, start, view
 
@@ -22,8 +22,8 @@ def test_the_flag_falls_at_its_exact_millisecond_even_when_noticed_late():
     assert game.flag_at() == 10501
     assert game.next_event(500) == 10501
     assert game.update(10500) == 0
-    assert game.update(12345) == TIME  # the loop was late; the flag is not
-    assert game.end_stamp() == 10501 and game.loser() == 0
+    assert game.update(12345) == GAME_OVER | FLAG_FELL  # the loop was late; the flag is not
+    assert game.reason() == TIME and game.end_stamp() == 10501 and game.loser() == 0
     assert shown(game, 0, 99999) == 0
     assert not game.press(0, 12345)  # no more moves after the final flag
 
@@ -69,7 +69,8 @@ def test_word_counts_a_penalty_instead_of_flagging():
 
 def test_the_arbiter_can_end_the_game():
     game = start(sudden_death(10000))
-    assert not game.end_by_arbiter(20000)  # the flag fell first, at 10001
+    assert game.end_by_arbiter(20000) == GAME_OVER | FLAG_FELL  # the flag fell first, at 10001
+    assert game.reason() == TIME
     game = start(sudden_death(10000))
-    assert game.end_by_arbiter(3000)
+    assert game.end_by_arbiter(3000) == DONE | GAME_OVER
     assert game.reason() == ARBITER and shown(game, 0, 3000) == 7000

@@ -1,5 +1,16 @@
 # Starting, pausing, undo, arbiter functions, options and limits of a two-player game.
-from clock.game import ABORTED, HALTED, OVER, PAUSED, READY, RUNNING, TIME
+from clock.game import (
+    ABORTED,
+    FLAG_FELL,
+    GAME_OVER,
+    HALTED,
+    OVER,
+    PAUSED,
+    READY,
+    RUNNING,
+    SECOND,
+    TIME,
+)
 from clock.model import DELAY, ClockError, Control, Setup, Stage
 from play import moves, shown, start, view
 from support import raises
@@ -92,14 +103,16 @@ def test_start_clock_charges_nothing_and_aborts_when_it_runs_out():
     now = moves(game, [25000], 0)
     assert shown(game, 0, now) == MIN and view(game, 0, now).start_ms == -1
     assert game.flag_at() == now + 30001  # the second player's own start clock
-    assert game.update(now + 30001) == ABORTED and game.loser() == -1
+    assert game.update(now + 30001) == GAME_OVER | SECOND  # the second player was on move
+    assert game.reason() == ABORTED and game.loser() == -1
 
 
 def test_game_limits_halt_the_game():
     game = start(Setup(Control([Stage(MIN)]), limit_ms=10000))
     now = moves(game, [4000], 0)
     assert game.flag_at() == now + 6001
-    assert game.update(now + 6001) == HALTED and game.loser() == -1
+    assert game.update(now + 6001) & GAME_OVER
+    assert game.reason() == HALTED and game.loser() == -1
     game = start(Setup(Control([Stage(MIN)]), limit_turns=2))
     moves(game, [1000, 1000, 1000], 0)
     assert game.state() == RUNNING
@@ -140,7 +153,8 @@ def test_arimaa_reserve_limit_and_move_limit():
     assert view(game, 0, now).reserve_ms == 5 * MIN  # the starting reserve, cut
     assert view(game, 1, now).reserve_ms == 10 * MIN  # not yet for the side still to move
     assert game.flag_at() == now + 3 * MIN + 1  # the move limit, before the 12 min
-    assert game.update(now + 3 * MIN + 1) == TIME and game.loser() == 1
+    assert game.update(now + 3 * MIN + 1) == GAME_OVER | FLAG_FELL | SECOND
+    assert game.reason() == TIME and game.loser() == 1
 
 
 def test_arimaa_reserve_limit_after_every_move():

@@ -1,5 +1,5 @@
 # Byo-yomi, Canadian, PCN periods and GGS overtime (CLOCK_SEMANTICS "Stages, quotas and overtime").
-from clock.game import OVER, TIME
+from clock.game import FLAG_FELL, GAME_OVER, OVER, PERIOD_USED, STAGE_BEGAN, TIME
 from clock.model import BRONSTEIN, FISCHER_AFTER, FLAG, NEXT, SET, SOFT, Control, Setup, Stage
 from play import moves, shown, start, view
 
@@ -43,7 +43,9 @@ def test_one_long_move_rolls_over_several_periods():
     assert view(game, 0, now).periods_left == 1 and shown(game, 0, now) == 30000
     game = start(byoyomi(0, 3, 30000))
     assert game.flag_at() == 90001
-    assert game.update(90001) == TIME
+    # On the way: the main time (0) ended, the periods began and ran out; then the flag.
+    assert game.update(90001) == STAGE_BEGAN | PERIOD_USED | GAME_OVER | FLAG_FELL
+    assert game.reason() == TIME
 
 
 def test_main_time_overflow_runs_into_the_periods():

@@ -1,6 +1,6 @@
 # Timestamps wrap at 2**30 as time.ticks_ms() does; games across the wrap are charged exactly.
 from clock import ticks
-from clock.game import TIME
+from clock.game import FLAG_FELL, GAME_OVER, TIME
 from clock.model import Control, Setup, Stage
 from play import moves, shown, start
 
@@ -33,4 +33,5 @@ def test_a_flag_across_the_wrap_falls_at_the_right_stamp():
     game = start(Setup(Control([Stage(10000)])), t0=TOP - 4000)
     assert game.flag_at() == 6000
     assert game.update(5999) == 0
-    assert game.update(6000) == TIME and game.end_stamp() == 6000
+    assert game.update(6000) == GAME_OVER | FLAG_FELL
+    assert game.reason() == TIME and game.end_stamp() == 6000
