@@ -24,6 +24,10 @@ TM1637_LEFT_DIO = 3
 TM1637_RIGHT_CLK = 6
 TM1637_RIGHT_DIO = 7
 TM1637_DELAY_US = 10  # half a clock period; 0 (no sleeps) once a scope shows clean edges
+# The modules' variant (see firmware/ui/seg7.py): False, the common 4-digit clock module, whose
+# only mark is the centre colon (bit 7 of the second digit); True, a module with a decimal point
+# on each digit and no colon.
+TM1637_POINTS = False
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 BUZZER = 13
 BATTERY_ADC = 29

@@ -65,6 +65,10 @@ _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut
 # does not end the opponent's move at once.
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
+INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-segment modules)
+# A paused clock blinks on the 7-segment modules: each BLINK_MS, dark for the last BLINK_DARK_MS.
+BLINK_MS = const(1000)
+BLINK_DARK_MS = const(250)
 _TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
 _TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
@@ -93,6 +97,9 @@ class ClockApp:
         self._wake_known = False
         self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
         self._battery_at = now
+        self._paused_at = now  # the blink's phase
+        self._info_until = now
+        self._info = False  # the counters are asked for, until _info_until
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
             self.settings.preset = 0
@@ -100,7 +107,7 @@ class ClockApp:
         self._fresh_game()
         if resumable is not None:
             self._offer = resumable
-            self.menu = _menus().ResumeMenu(resumable[0])
+            self.menu = _menus().ResumeMenu(resumable[0], self.presets)
             self.state = S_RESUME
 
     # --- games ---------------------------------------------------------------------------
@@ -184,6 +191,11 @@ class ClockApp:
             elif state == S_PAUSED:
                 self.menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
                 self.state = S_ARBITER
+            elif not self._info:  # running: show the counters a while; again: hide them
+                self._info = True
+                self._info_until = ticks.add(stamp, INFO_MS)
+            else:
+                self._info = False
         elif action == act.MINUS and state == S_PAUSED and self.game.undo(stamp):
             self._unsaved = True
             self._tell(E_ARBITER, stamp)
@@ -217,7 +229,7 @@ class ClockApp:
         state = self.state
         if state in (S_RUNNING, S_INTERIM):
             if self.game.pause(stamp) & DONE:
-                self.state = S_PAUSED
+                self._paused(stamp)
                 self.gestures.play_at_once = False
                 self._unsaved = True
                 self._tell(E_PAUSE, stamp)
@@ -228,6 +240,11 @@ class ClockApp:
                 self._tell(E_RESUME, stamp)
         elif state >= S_MENU:
             self._menu_action(act.PLAY, stamp)
+
+    def _paused(self, stamp):
+        self.state = S_PAUSED
+        self._paused_at = stamp
+        self._info = False
 
     def _running(self):
         self._fill_views(self.hal.ticks_ms())
@@ -259,13 +276,13 @@ class ClockApp:
             if self.game.state() == OVER:
                 self.state = S_OVER
             else:
-                self.state = S_PAUSED
+                self._paused(stamp)
             self._unsaved = True
             self._tell(E_ARBITER, stamp)
         elif state == S_RESUME:
             if outcome == "resume":
                 self.spec, self.left_player, self.game = self._offer
-                self.state = S_PAUSED
+                self._paused(stamp)
                 self.gestures.play_at_once = False
             else:
                 self.new_game()
@@ -321,7 +338,8 @@ class ClockApp:
     def render(self, now):
         """Build the frame; write it to the display only when it changed."""
         if self.menu is not None:
-            changed = self.screen.menu(self.menu.title, self.menu.lines(), self.menu.selected)
+            menu = self.menu
+            changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
         else:
             self._fill_views(now)
             changed = self.screen.clock(self.left, self.right, self.status)
@@ -334,8 +352,17 @@ class ClockApp:
         game.view(self.left_player, now, self.left)
         game.view(1 - self.left_player, now, self.right)
         status = self.status
-        status.paused = self.state == S_PAUSED
-        status.over = self.state == S_OVER
+        state = self.state
+        status.paused = state == S_PAUSED
+        status.blank = (
+            status.paused and _blink_phase(now, self._paused_at) >= BLINK_MS - BLINK_DARK_MS
+        )
+        if self._info and (
+            (state != S_RUNNING and state != S_INTERIM) or ticks.diff(self._info_until, now) <= 0
+        ):
+            self._info = False
+        status.info = self._info
+        status.over = state == S_OVER
         status.left_player = self.left_player
         if self.left.flagged_first:
             status.first_flag_side = 0
@@ -372,6 +399,14 @@ class ClockApp:
             wait = _sooner(wait, _until_shown_change(right))
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
+        if self._info:
+            wait = _sooner(wait, ticks.diff(self._info_until, now))
+        if state == S_PAUSED:
+            phase = _blink_phase(now, self._paused_at)
+            shown = BLINK_MS - BLINK_DARK_MS
+            wait = _sooner(wait, (shown if phase < shown else BLINK_MS) - phase)
+        if self.menu is not None:
+            wait = _sooner(wait, self.screen.menu_wait(now))
         due = self.gestures.due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))
@@ -389,6 +424,10 @@ def _menus():
     from app import menus
 
     return menus
+
+
+def _blink_phase(now, since):
+    return max(0, ticks.diff(now, since)) % BLINK_MS
 
 
 def _sooner(wait, candidate):

@@ -16,18 +16,21 @@ def _window(items, selected):
 
 class PresetMenu:
     title = "Presets"
+    FACTORY = "Factory presets"
+    CONFIRM = "Erase list? SET: yes"  # in place of FACTORY once SET was pressed on it
 
     def __init__(self, presets, settings):
         self.presets = presets
         self.settings = settings
         self.index = settings.preset
         self.selected = 0
+        self.confirming = False  # SET on "Factory presets" asked; a second SET erases the list
 
     def _items(self):
         names = [preset.name for preset in self.presets.items]
         names.append("Sound: " + ("off" if self.settings.muted else "on"))
         names.append("Custom...")
-        names.append("Factory presets")
+        names.append(self.CONFIRM if self.confirming else self.FACTORY)
         return names
 
     def lines(self):
@@ -36,11 +39,13 @@ class PresetMenu:
 
     def act(self, action, stamp):
         count = len(self.presets.items)
+        confirming = self.confirming
+        self.confirming = False
         if action == act.PLUS or action == act.MINUS:
             step = 1 if action == act.PLUS else -1
             self.index = (self.index + step) % (count + 3)
         elif action == act.PLAY:
-            return "back"
+            return None if confirming else "back"  # PLAY drops the question first
         elif action == act.SET:
             if self.index < count:
                 self.settings.preset = self.index
@@ -51,6 +56,9 @@ class PresetMenu:
                 return None
             if self.index == count + 1:
                 return "edit"
+            if not confirming:
+                self.confirming = True
+                return None
             self.presets.reset_to_defaults()
             self.settings.preset = 0
             return "chosen"
@@ -160,14 +168,19 @@ class ArbiterMenu:
 
 
 class ResumeMenu:
+    """A saved game found at boot: resume it or start a new one. Named by its preset's name
+    where the list still holds a preset of that text, else by the text itself."""
+
     title = "Resume game?"
     selected = -1
 
-    def __init__(self, spec):
+    def __init__(self, spec, presets):
         self.spec = spec
+        index = presets.index_of(spec)
+        self.name = presets.items[index].name if index >= 0 else spec
 
     def lines(self):
-        return [self.spec[:21], "SET/PLAY: resume", "MINUS: new game"]
+        return [self.name[:21], "SET/PLAY: resume", "MINUS: new game"]
 
     def act(self, action, stamp):
         if action == act.SET or action == act.PLAY:

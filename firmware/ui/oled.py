@@ -467,9 +467,10 @@ class OledScreen:
 
     # --- menus ---------------------------------------------------------------------------
 
-    def menu(self, title, lines, selected=-1):
+    def menu(self, title, lines, selected=-1, now=0):
         """A text screen: `title` and up to 5 of `lines` (21 characters fit), the `selected`
-        one inverted and kept in view. Allocates; returns False if nothing changed."""
+        one inverted and kept in view; nothing moves with `now`. Allocates; returns False if
+        nothing changed."""
         content = (title, tuple(lines), selected)
         if content == self._menu:
             return False
@@ -498,3 +499,7 @@ class OledScreen:
             c.text(1, y, lines[i], 0, -1, on)
         self.dirty.all()
         return True
+
+    def menu_wait(self, now):
+        """-1: a menu screen never changes by itself (SegScreen's scrolls)."""
+        return -1

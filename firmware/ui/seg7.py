@@ -1,29 +1,46 @@
 # Frames for two TM1637 four-digit modules, one per side: 8 bytes of segments, built on change.
 #
-# Assumed module: the common 4-digit clock module with a centre colon. A byte is one digit,
-# bit 0 = segment a (top) ... bit 6 = g (middle), as the TM1637 takes it; bit 7 of the second
-# digit (bytes 1 and 5) lights the colon. Bit 7 of any other digit is a decimal point, which
-# that module does not have, so it stays dark there (a module with points shows it).
+# A byte is one digit, bit 0 = segment a (top) ... bit 6 = g (middle), as the TM1637 takes it.
+# Bit 7 is the one mark a module has, and the two module variants differ there:
+#   colon module (points=False, the common 4-digit clock module): bit 7 of the second digit
+#     (bytes 1 and 5) lights the centre colon; bit 7 of any other digit is not wired.
+#   point module (points=True): bit 7 of every digit is its decimal point, and there is no colon.
+# The board file says which its modules are (TM1637_POINTS).
 #
-# What a side shows (display.render with four_digits=True, right-aligned):
-#   "05:00"  MM:SS, colon on: 0 5:0 0 (minutes always two digits).
-#   " 1:30"  H:MM at an hour or more, colon on, the first digit blank; from 10 hours it fills
-#            four digits and reads like MM:SS (the one ambiguity); 100 hours or more: "100h".
-#   " 19.9"  below 20 s: seconds and tenths, colon off, bit 7 on the third digit (a point
-#            module shows "19.9"; the colon module three digits with no colon).
-#   paused or game over: the colon off (a stopped clock), the digits unchanged. On the colon
-#            module a paused " 1:30" then reads like 13.0 s; the OLED or the app must say PAUSE.
+# What a side shows (display.render with four_digits=True):
+#   "05:00"  MM:SS: 0 5:0 0 (the point module: 0 5.0 0).
+#   " 1:30"  H:MM at an hour or more, the first digit blank; from 10 hours it fills four digits
+#            and reads like MM:SS (the one ambiguity); 100 hours or more: "100h".
+#   "15:3 "  below 20 s, colon module: seconds on the first two digits, the colon, the tenths,
+#            the last digit dark (a time with a dark last digit is always seconds and tenths);
+#            " 9:9 " below 10 s. The point module right-aligns " 15.3" with its point.
 #   "FLAG"   a side that flagged first (or alone); "FLG2" a side that flagged after the other.
-# Periods or moves left, stages, delay, battery and mute do not fit: the OLED shows them.
+#   paused   the whole display blinks: status.blank is its dark phase (the app times it).
+#   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
+#   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
+#            else "M 12" (moves left to the time control; M is drawn as a tall n), else
+#            "n 23" (moves made).
+# Stages, delay, battery and mute do not fit: the OLED shows them.
+#
+# Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
 from micropython import const
 
-from clock import display
+from clock import display, ticks
 from ui import font
 
 DIGITS = const(4)  # per module
+_CELLS = const(8)  # both modules
 _MARK = const(0x80)
+_MARK_AT = const(1)  # the colon module's colon: bit 7 of the second digit
 _FLAG_FIRST = b"FLAG"
 _FLAG_LATER = b"FLG2"
+_LETTER_P = const(0x73)
+_LETTER_M = const(0x37)
+_LETTER_N = const(0x54)
+# A line longer than the eight digits: shown from its start for _HOLD_MS, then one digit further
+# every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS, then again from the start.
+_HOLD_MS = const(1200)
+_STEP_MS = const(350)
 
 
 def encode(text, out, at, count=-1):
@@ -51,12 +68,17 @@ def encode(text, out, at, count=-1):
 
 
 class SegScreen:
-    def __init__(self, frame=None):
-        self.frame = frame if frame is not None else bytearray(2 * DIGITS)
+    def __init__(self, frame=None, points=False):
+        """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
+        self.frame = frame if frame is not None else bytearray(_CELLS)
         self.dirty = None  # the modules' driver finds the changed digits itself
-        self._next = bytearray(2 * DIGITS)
+        self.points = points
+        self._next = bytearray(_CELLS)
         self._text = bytearray(12)
         self._valid = False
+        self._line = None  # the menu line shown, its segments, and since when
+        self._strip = b""
+        self._since = 0
 
     def invalidate(self):
         self._valid = False
@@ -65,57 +87,119 @@ class SegScreen:
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next
-        stopped = status.paused or status.over
-        first = status.first_flag_side
-        self._side(out, 0, left, first == 0 or (first < 0 and left.flagged_first), stopped)
-        self._side(out, DIGITS, right, first == 1 or (first < 0 and right.flagged_first), stopped)
+        if status.blank:
+            for i in range(_CELLS):
+                out[i] = 0
+        elif status.info:
+            self._info(out, 0, left)
+            self._info(out, DIGITS, right)
+        else:
+            first = status.first_flag_side
+            self._side(out, 0, left, first == 0 or (first < 0 and left.flagged_first))
+            self._side(out, DIGITS, right, first == 1 or (first < 0 and right.flagged_first))
         return self._commit(out)
 
-    def _side(self, out, at, view, first, stopped):
+    def _side(self, out, at, view, first):
         if view.flagged:
             encode(_FLAG_FIRST if first else _FLAG_LATER, out, at)
             return
         text = self._text
         n = display.render(view.time_ms, text, True)
         digits = 0
+        before_mark = -1
         for i in range(n):
-            if text[i] != 58 and text[i] != 46:
+            if text[i] == 58 or text[i] == 46:
+                before_mark = digits
+            else:
                 digits += 1
         if digits > DIGITS:  # 100 hours or more: "100h"
             n = digits - 2
             text[n] = 104
             n += 1
             digits = n
-        for i in range(at, at + DIGITS - digits):
+            before_mark = -1
+        if before_mark < 0 or self.points:
+            start = at + DIGITS - digits
+        else:
+            start = at + _MARK_AT + 1 - before_mark  # the mark on the colon
+        for i in range(at, at + DIGITS):
             out[i] = 0
-        encode(text, out, at + DIGITS - digits, n)
-        if stopped:
-            out[at + 1] &= 0x7F
+        encode(text, out, start, n)
 
-    def menu(self, title, lines, selected=-1):
-        """Up to 8 characters across both modules: the selected line, else the first line,
-        else the title, in the 7-segment alphabet. Returns False if no segment changed."""
+    def _info(self, out, at, view):
+        moves_left = view.moves_left
+        if moves_left > 1 or (moves_left >= 0 and view.periods_left < 0):
+            out[at] = _LETTER_M
+            count = moves_left
+        elif view.periods_left >= 0:
+            out[at] = _LETTER_P
+            count = view.periods_left
+        else:
+            out[at] = _LETTER_N
+            count = view.moves
+        if count > 999:
+            count = 999
+        at += DIGITS - 1
+        for i in range(at - 2, at):
+            out[i] = 0
+        while True:
+            out[at] = font.segments(48 + count % 10)
+            count //= 10
+            if not count:
+                break
+            at -= 1
+
+    def menu(self, title, lines, selected=-1, now=0):
+        """One line on the eight digits: the selected line, else the title then the first line,
+        else the title, in the 7-segment alphabet; a longer one scrolls with `now`. Allocates.
+        Returns False if no segment changed."""
         if 0 <= selected < len(lines):
             text = lines[selected]
         elif lines:
-            text = lines[0]
+            text = title + " " + lines[0]
         else:
             text = title
+        if text != self._line:
+            self._line = text
+            strip = bytearray(len(text))
+            self._strip = strip[: encode(text, strip, 0)]
+            self._since = now
         out = self._next
-        for i in range(2 * DIGITS):
+        for i in range(_CELLS):
             out[i] = 0
-        encode(text, out, 0)
+        offset = self._offset(now)
+        strip = self._strip
+        for i in range(min(_CELLS, len(strip) - offset)):
+            out[i] = strip[offset + i]
         return self._commit(out)
+
+    def _offset(self, now):
+        steps = len(self._strip) - _CELLS
+        if steps <= 0:
+            return 0
+        shown = ticks.diff(now, self._since) % (2 * _HOLD_MS + steps * _STEP_MS)
+        if shown < _HOLD_MS:
+            return 0
+        return min(steps, (shown - _HOLD_MS) // _STEP_MS + 1)
+
+    def menu_wait(self, now):
+        """Milliseconds from `now` until the menu line scrolls on, or -1 if it fits."""
+        steps = len(self._strip) - _CELLS
+        if steps <= 0:
+            return -1
+        cycle = 2 * _HOLD_MS + steps * _STEP_MS
+        shown = ticks.diff(now, self._since) % cycle
+        if shown < _HOLD_MS:
+            return _HOLD_MS - shown
+        moved = shown - _HOLD_MS
+        if moved < (steps - 1) * _STEP_MS:
+            return _STEP_MS - moved % _STEP_MS
+        return cycle - shown
 
     def _commit(self, out):
         frame = self.frame
-        if self._valid:
-            for i in range(2 * DIGITS):
-                if out[i] != frame[i]:
-                    break
-            else:
-                return False
-        for i in range(2 * DIGITS):
-            frame[i] = out[i]
+        if self._valid and out == frame:
+            return False
+        frame[:] = out
         self._valid = True
         return True

@@ -250,3 +250,142 @@ def test_a_stored_preset_that_no_longer_reads_gives_way_to_the_first_one():
     assert reboot.app.preset().name == "Good"
     assert reboot.view(0).time_ms == 5 * MIN
     assert _parsers_in_memory() == []
+
+
+def _seg_clock(**kwargs):
+    from ui.seg7 import SegScreen
+
+    return Clock(screen=SegScreen(), **kwargs)
+
+
+def _set_on(clock):
+    """SET as the board has it: its button, or PLAY held 1 s on the minimal board."""
+    if clock.app.plus_minus:
+        return lambda at: clock.press(b.SET, at)
+    return lambda at: clock.press(b.PLAY, at, hold_ms=1200)
+
+
+def _erase_list_asked(clock):
+    """Two club presets, then the menu up to "Factory presets" and SET pressed there once."""
+    clock.app.presets.add("Club 45+15", "chessclock:G/45/15")
+    clock.app.presets.add("Club 25+5", "chessclock:G/25/5")
+    count = len(clock.app.presets.items)
+    set_at = _set_on(clock)
+    set_at(1000)  # the preset menu
+    clock.press(b.MINUS if clock.app.plus_minus else b.LEFT, 3000)  # up: round to the last item
+    set_at(4000)
+    clock.run_until(6000)
+    return count
+
+
+def test_factory_presets_asks_before_it_erases_the_list():
+    for present in (FULL, MINIMAL):
+        clock = Clock(present=present)
+        count = _erase_list_asked(clock)
+        assert clock.state() == "menu" and len(clock.app.presets.items) == count
+        assert "Erase list? SET: yes" in clock.app.menu.lines()
+        _set_on(clock)(7000)  # asked again: yes
+        clock.run_until(9000)
+        assert clock.state() == "ready" and clock.app.preset().name == "Blitz 5+3"
+        assert len(clock.app.presets.items) == count - 2
+
+
+def test_the_question_goes_away_with_any_other_button():
+    clock = Clock()
+    count = _erase_list_asked(clock)
+    clock.press(b.PLAY, 7000)  # no: the question goes, the menu stays
+    clock.press(b.SET, 8000)  # and SET asks again rather than erasing
+    clock.run_until(9000)
+    assert clock.state() == "menu" and len(clock.app.presets.items) == count
+    clock.press(b.PLUS, 10000)  # moving on drops it too
+    clock.press(b.MINUS, 11000)
+    clock.press(b.SET, 12000)
+    clock.run_until(13000)
+    assert clock.state() == "menu" and len(clock.app.presets.items) == count
+    assert "Factory presets" not in clock.app.menu.lines()
+
+
+def _saved_game(name):
+    clock = Clock(preset=name)
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 3000)
+    clock.run_until(4000)
+    return clock.fs
+
+
+def test_the_resume_screen_names_the_preset():
+    reboot = Clock(fs=_saved_game("Rapid 15+10"), start=777)
+    assert reboot.state() == "resume"
+    assert reboot.app.menu.lines()[0] == "Rapid 15+10"
+
+
+def test_the_resume_screen_shows_the_text_of_a_preset_no_longer_listed():
+    fs = _saved_game("Rapid 15+10")
+    Clock(fs=fs).app.presets.remove(1)
+    reboot = Clock(fs=fs, start=777)
+    assert reboot.state() == "resume"
+    assert reboot.app.menu.lines()[0] == "chessclock:G/15/10"
+
+
+def test_the_seven_segment_resume_screen_scrolls_the_question_and_the_name():
+    from ui.seg7 import encode
+
+    reboot = _seg_clock(fs=_saved_game("Othello 5 min + 1"), start=0)
+    wanted = bytearray(40)
+    wanted = bytes(wanted[: encode("Resume game? Othello 5 min + 1", wanted, 0)])
+    frames = set()
+    for stamp in range(100, 20000, 100):
+        reboot.run_until(stamp)
+        frames.add(reboot.hal.display.frame)
+    assert frames == set(wanted[k : k + 8] for k in range(len(wanted) - 7))
+
+
+def test_a_menu_scrolls_on_the_seven_segment_board_without_a_press():
+    clock = _seg_clock(preset="Go 30m 5x30s byoyomi")
+    clock.press(b.SET, 1000)
+    clock.run_until(1100)
+    writes = clock.hal.display.writes
+    clock.run_until(1100 + 1200 + 12 * 350)  # its 20 characters: 12 steps, then the hold
+    assert clock.hal.display.writes - writes == 12
+
+
+def test_set_while_running_shows_the_counters_on_the_modules_for_three_seconds():
+    clock = _seg_clock(preset="FIDE classical")
+    clock.press(b.RIGHT, 1000)
+    for at in range(2000, 12000, 1000):  # ten moves each: the left player has 30 left
+        clock.press(b.LEFT, at)
+        clock.press(b.RIGHT, at + 500)
+    clock.press(b.SET, 20000)  # released at 20080
+    clock.run_until(20080)
+    M, THREE, ZERO = 0x37, 0x4F, 0x3F
+    assert clock.hal.display.frame == bytes([M, 0, THREE, ZERO, M, 0, THREE, ZERO])
+    clock.run_until(23079)
+    assert clock.hal.display.frame[0] == M
+    clock.run_until(23080)
+    assert clock.hal.display.frame[0] != M and clock.hal.display.stamp == 23080
+    clock.press(b.SET, 25000)
+    clock.press(b.SET, 26000)  # again: hidden at once
+    clock.run_until(26080)
+    assert clock.hal.display.frame[0] != M
+    assert clock.state() == "running"
+    clock.press(b.PLAY, 27000)  # the other buttons do what they did
+    clock.press(b.SET, 28000)
+    clock.run_until(28100)
+    assert clock.state() == "arbiter"
+
+
+def test_a_paused_clock_blinks_on_the_modules():
+    clock = _seg_clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.PLAY, 5000)
+    clock.run_until(5749)
+    shown = clock.hal.display.frame
+    assert shown[1] & 0x80 and clock.state() == "paused"  # the colon stays: 05:03 not 503
+    clock.run_until(5750)
+    assert clock.hal.display.frame == bytes(8) and clock.hal.display.stamp == 5750
+    clock.run_until(6000)
+    assert clock.hal.display.frame == shown and clock.hal.display.stamp == 6000
+    clock.press(b.PLAY, 6100)  # running again: no more blinking
+    for stamp in range(6200, 9000, 50):
+        clock.run_until(stamp)
+        assert clock.hal.display.frame != bytes(8)

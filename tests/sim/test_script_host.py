@@ -67,7 +67,7 @@ def test_the_seven_segment_board_shows_flag_on_the_left_module():
     lines = run(GAME, "pico_tm1637")
     frame = bytearray(8)
     seg7.encode(b"FLAG", frame, 0)
-    seg7.encode(b"2.0", frame, 6)  # right-aligned " 2.0"; the colon module has no point
+    seg7.encode(b"2:0", frame, 5)  # " 2:0 ": seconds, the colon, the tenths, a dark digit
     picture = frames.seg_text(bytes(frame)).split("\n")
     over = blocks(lines)["t=6500 state=over left=0.0(flag) right=2.0"]
     assert [line.rstrip() for line in over] == [line.rstrip() for line in picture]

@@ -70,7 +70,19 @@ def test_seg_text_draws_digits_and_the_colon():
     assert lines[0].startswith(" \u2588\u2588\u2588   \u2588\u2588\u2588     \u2588\u2588\u2588 ")
     assert lines[1][11:14] == " \u2022 " and lines[3][11:14] == " \u2022 "
     assert lines[1].startswith("\u2588   \u2588 \u2588    ")
-    assert [line[31:36] for line in lines] == [" " * 5] * 5  # " 19.9": a blank first digit
-    assert lines[1][36:42] == " " * 5 + "\u2588"  # a gap, then a "1": its right bar
+    # "19:9 ": seconds, the colon, the tenths, a dark last digit
+    assert [line[31:36] for line in lines] == [
+        "     ",
+        "    \u2588",
+        "     ",
+        "    \u2588",
+        "     ",
+    ]
+    assert lines[1][42:45] == " \u2022 " and lines[3][42:45] == " \u2022 "
+    assert [line[51:56] for line in lines] == [" " * 5] * 5
     assert "." not in lines[4]
-    assert "." in frames.seg_text(screen.frame, points=True).split("\n")[4]
+    screen = SegScreen(points=True)
+    screen.clock(left, right, Status())
+    points = frames.seg_text(screen.frame, points=True).split("\n")
+    assert [line[31:36] for line in points] == [" " * 5] * 5  # " 19.9": a blank first digit
+    assert points[4][50] == "."  # the third digit's point: "19.9"

@@ -61,10 +61,16 @@ def test_marks_and_a_bytes_message_allocate_nothing():
         oled.clock(left, right, status)
         seg.clock(left, right, status)
         status.paused = True
+        status.blank = True  # the blink's dark phase
         status.message = b"HALT"
         status.battery_low = True
         a = oled.clock(left, right, status)
         b = seg.clock(left, right, status)
+        status.blank = False
+        status.info = True  # the counters
+        left.moves_left = 12
+        f = seg.clock(left, right, status)
+        status.info = False
         left.flagged = right.flagged = left.flagged_first = True
         right.soft_timeout = True
         status.first_flag_side = 0
@@ -75,7 +81,7 @@ def test_marks_and_a_bytes_message_allocate_nothing():
         e = oled.clock(left, right, status)
     finally:
         micropython.heap_unlock()
-    assert a and b and c and d and not e
+    assert a and b and c and d and not e and f
 
 
 def test_a_lock_does_catch_allocation():

@@ -50,20 +50,71 @@ def test_a_hundred_hours_shows_the_hours_and_h():
     assert shown(100 * 3600000 + 60000)[:4] == [ONE, ZERO, ZERO, 0x74]
 
 
-def test_tenths_below_twenty_seconds():
-    # "19.9": blank, 1, 9 with bit 7 (the point), 9; the colon off
-    assert shown(19950)[:4] == [0, ONE, NINE | 0x80, NINE]
-    assert shown(9950)[:4] == [0, 0, NINE | 0x80, NINE]
-    assert shown(0)[:4] == [0, 0, ZERO | 0x80, ZERO]
+def test_tenths_below_twenty_seconds_use_the_colon_and_leave_the_last_digit_dark():
+    # "15.3" must not read as "153": seconds, the colon, the tenths, a dark last digit
+    assert shown(19950)[:4] == [ONE, NINE | COLON, NINE, 0]
+    assert shown(15300)[:4] == [ONE, FIVE | COLON, THREE, 0]
+    assert shown(9950)[:4] == [0, NINE | COLON, NINE, 0]
+    assert shown(0)[:4] == [0, ZERO | COLON, ZERO, 0]
 
 
-def test_paused_or_over_turns_the_colon_off():
+def test_below_twenty_seconds_never_looks_like_a_time_of_minutes_or_hours():
+    tenths = set(bytes(shown(ms)[:4]) for ms in range(0, 20000, 100))
+    assert len(tenths) == 200
+    assert all(frame[3] == 0 and frame[1] & COLON for frame in tenths)
+    for ms in list(range(20000, 4000000, 997)) + [36000000, 359999999]:
+        frame = shown(ms)
+        assert frame[3] != 0 and frame[1] & COLON, ms
+
+
+def test_a_point_module_right_aligns_with_its_points():
+    def on_points(left_ms):
+        screen = SegScreen(points=True)
+        screen.clock(*views(left_ms), Status())
+        return list(screen.frame)[:4]
+
+    assert on_points(19950) == [0, ONE, NINE | COLON, NINE]  # " 19.9"
+    assert on_points(300000) == [ZERO, FIVE | COLON, ZERO, ZERO]  # "05.00"
+    assert on_points(5425000) == [0, ONE | COLON, THREE, ZERO]  # " 1.30"
+
+
+def test_a_pause_blinks_and_keeps_the_colon():
+    running = shown(300000, 5425000)
     status = Status()
     status.paused = True
-    assert shown(300000, 5425000, status) == [ZERO, FIVE, ZERO, ZERO, 0, ONE, THREE, ZERO]
+    assert shown(300000, 5425000, status) == running  # " 1:30" keeps its colon: not "130"
+    status.blank = True
+    assert shown(300000, 5425000, status) == [0] * 8
     status = Status()
     status.over = True
-    assert shown(300000, 19950, status) == [ZERO, FIVE, ZERO, ZERO, 0, ONE, NINE | 0x80, NINE]
+    assert shown(300000, 19950, status) == [ZERO, FIVE | COLON, ZERO, ZERO] + shown(19950)[:4]
+
+
+def test_the_counters_show_periods_or_moves_left_else_moves_made():
+    left, right = views(30000, 30000)
+    left.periods_left = 3  # byo-yomi
+    right.moves = 123
+    status = Status()
+    status.info = True
+    screen = SegScreen()
+    assert screen.clock(left, right, status)
+    P, M, N = 0x73, 0x37, 0x54
+    assert list(screen.frame) == [P, 0, 0, THREE, N, ONE, 0x5B, THREE]
+    left.moves_left = 25  # Canadian: 25 stones in the period
+    right.moves_left = 1  # the last move before a time control
+    right.periods_left = 5
+    assert screen.clock(left, right, status)
+    assert list(screen.frame) == [M, 0, 0x5B, FIVE, P, 0, 0, FIVE]
+    right.periods_left = -1
+    right.moves = 4000
+    screen.clock(left, right, status)
+    assert list(screen.frame)[4:] == [M, 0, 0, ONE]
+    right.moves_left = -1
+    screen.clock(left, right, status)
+    assert list(screen.frame)[4:] == [N, NINE, NINE, NINE]
+    status.info = False
+    assert screen.clock(left, right, status)
+    assert list(screen.frame)[:4] == [ZERO, ZERO | COLON, THREE, ZERO]
 
 
 def test_flags_first_and_second():
@@ -96,6 +147,8 @@ def test_changed_only_when_a_segment_changes():
     left.time_ms = 298999
     assert screen.clock(left, right, status)
     status.paused = True
+    assert not screen.clock(left, right, status)
+    status.blank = True
     assert screen.clock(left, right, status)
     screen.invalidate()
     assert screen.clock(left, right, status)
@@ -118,3 +171,81 @@ def test_menu_shows_the_selected_line_on_eight_digits():
     assert list(screen.frame)[:5] == [FIVE | 0x80, ZERO, ZERO, 0, THREE]  # bit 7 after the 5
     assert screen.menu("SET", [], -1)
     assert list(screen.frame)[:3] == [0x6D, 0x79, 0x78]
+
+
+def cells(text):
+    out = bytearray(len(text))
+    return list(out[: encode(text, out, 0)])
+
+
+def test_a_long_menu_line_scrolls_from_its_start_to_its_end_and_back():
+    screen = SegScreen()
+    line = "Othello 5 min + 1"  # 17 digits: 9 steps
+    strip = cells(line)
+    assert screen.menu("Presets", [line], 0, 5000)
+    assert list(screen.frame) == strip[:8] and screen.menu_wait(5000) == 1200
+    assert not screen.menu("Presets", [line], 0, 6199)
+    assert screen.menu("Presets", [line], 0, 6200)
+    assert list(screen.frame) == strip[1:9] and screen.menu_wait(6200) == 350
+    assert screen.menu("Presets", [line], 0, 6200 + 8 * 350)
+    assert list(screen.frame) == strip[9:]  # the end, held until the cycle restarts
+    assert screen.menu_wait(6200 + 8 * 350) == 1200 + 350
+    assert screen.menu("Presets", [line], 0, 5000 + 2 * 1200 + 9 * 350)
+    assert list(screen.frame) == strip[:8]
+    assert screen.menu("Presets", ["Sound: on"], 0, 9000)  # 8 digits: it stays
+    assert list(screen.frame) == cells("Sound: on") and screen.menu_wait(9000) == -1
+    assert not screen.menu("Presets", ["Sound: on"], 0, 20000)
+
+
+def test_a_new_line_scrolls_from_its_start():
+    screen = SegScreen()
+    screen.menu("Presets", ["Othello 30 min"], 0, 0)
+    screen.menu("Presets", ["Othello 30 min"], 0, 2000)
+    assert screen.menu("Presets", ["Othello 5 min + 1"], 0, 2000)
+    assert list(screen.frame) == cells("Othello 5 min + 1")[:8]
+    assert screen.menu_wait(2000) == 1200
+
+
+def _frames_of(line):
+    """The distinct frames a menu line shows over 30 s."""
+    screen = SegScreen()
+    seen = set()
+    for now in range(0, 30000, 50):
+        screen.menu("Presets", [line], 0, now)
+        seen.add(bytes(screen.frame))
+    return seen
+
+
+def test_no_two_factory_menu_entries_look_the_same():
+    from app import gestures as act
+    from app.menus import PresetMenu
+    from app.presets import Presets
+    from app.settings import Settings
+    from fakes.fake_fs import FakeFs
+    from hal.storage import Storage
+
+    fs = FakeFs()
+    storage = Storage("/", fs, fs.open)
+    menu = PresetMenu(Presets(storage), Settings(storage))
+    entries = []
+    for index in range(len(menu.presets.items) + 3):  # the presets, sound, custom, factory
+        menu.index = index
+        entries.append(menu.lines()[menu.selected])
+    menu.act(act.SET, 0)  # on "Factory presets": the question instead
+    entries.append(menu.lines()[menu.selected])
+    assert len(set(entries)) == len(entries) == 20
+    shown = [_frames_of(line) for line in entries]
+    for line, frames in zip(entries, shown):  # the whole line comes into view, nothing else
+        strip = bytes(cells(line) + [0] * 8)
+        assert frames == set(strip[k : k + 8] for k in range(max(1, len(cells(line)) - 7)))
+    for a in range(len(shown)):
+        for b in range(a):
+            assert shown[a] != shown[b], (entries[a], entries[b])
+
+
+def test_the_board_says_which_modules_it_has():
+    from boards import pico_tm1637
+
+    screen = SegScreen(points=pico_tm1637.TM1637_POINTS)
+    screen.clock(*views(15300), Status())
+    assert list(screen.frame)[:4] == [ONE, FIVE | COLON, THREE, 0]  # the colon module
