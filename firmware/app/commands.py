@@ -14,7 +14,6 @@ from app.clock_app import (
     STATE_NAMES,
 )
 from app.presets import MAX_PRESETS
-from app.serial_channel import LeaveForRepl
 from clock import report
 from clock.game import PAUSED, RUNNING
 from notation.errors import PresetError
@@ -77,7 +76,7 @@ def run(channel, text, now):
             send(_IN_GAME)
         else:
             send("OK leaving for the REPL")
-            raise LeaveForRepl()
+            channel.leave_for_repl()
     elif verb in ("STATE", "HELP", "PING", "REPL"):
         send("ERR usage: " + verb)
     else:

@@ -127,6 +127,11 @@ class SerialChannel:
         except Exception as error:  # a bug must not stop the clock: say so and carry on
             self.send("ERR internal error: %s %s" % (type(error).__name__, error))
 
+    def leave_for_repl(self):
+        """Raise LeaveForRepl out of poll() once the REPL command is answered: main.py catches
+        it. The commands call this rather than import this module, which imports them."""
+        raise LeaveForRepl()
+
     def backlog(self):
         """Whether bytes taken from the port wait for the next pass (more lines than one pass
         answers came at once)."""

