@@ -43,7 +43,7 @@ def main():
     from app.clock_app import ClockApp
     from app.runner import Runner
     from hal.rp2040.hal import Rp2040Hal
-    from ui.oled import OledScreen
+    from ui import kinds
 
     from app.presets import DEFAULTS
     from app.settings import FILE as SETTINGS
@@ -64,7 +64,10 @@ def main():
         select=select,
         io=io,
     )
-    app = ClockApp(hal, tuple(board.BUTTONS), OledScreen(), hal.ticks_ms())
+    screen = kinds.screen_for(board)  # as main.py: the table of kinds unloaded after boot
+    kinds.forget()
+    del kinds
+    app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms())
     runner = Runner(hal, app)
     for button in (0, 1):
         pins[button] = m.Pin(board.BUTTONS[button])

@@ -17,6 +17,9 @@ TEST_SUPPORT = (
     "tests/fakes/__init__.py",
     "tests/fakes/mini_fs.py",
     "tests/harness.py",
+    "sim/__init__.py",
+    "sim/hal_base.py",
+    "sim/virtual_hal.py",
 )
 
 

@@ -20,14 +20,15 @@ from hal.storage import Storage
 micropython.alloc_emergency_exception_buf(100)
 
 
-def screen_for(kind):
-    if kind == "tm1637":
-        from ui.seg7 import SegScreen
+def screen():
+    """The app's screen for the board's display. The table of display kinds is needed only at
+    boot: unloaded here, it takes no RAM in play."""
+    from ui import kinds
 
-        return SegScreen()
-    from ui.oled import OledScreen
-
-    return OledScreen()
+    try:
+        return kinds.screen_for(board)
+    finally:
+        kinds.forget()
 
 
 def main():
@@ -41,7 +42,7 @@ def main():
     )
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
-    app = ClockApp(hal, tuple(board.BUTTONS), screen_for(board.DISPLAY), hal.ticks_ms())
+    app = ClockApp(hal, tuple(board.BUTTONS), screen(), hal.ticks_ms())
     try:
         Runner(hal, app).run()
     except LeaveForRepl:

@@ -1,4 +1,5 @@
-# The narrow hardware layer the app sees, implemented for the RP2040 (hal/rp2040) and the desktop (sim/hal).
+# The narrow hardware layer the app sees, implemented for the RP2040 (hal/rp2040) and the desktop
+# (sim/hal_base.py and its family); tests/hal/test_hal_contract.py holds each to this contract.
 #
 # A HAL object offers:
 #   ticks_ms()            the current stamp (ms, wraps at 2**30)

@@ -1,9 +1,6 @@
-# The desktop side: runs the board's firmware unchanged under CPython.
-import os
+# The desktop side: runs the board's firmware unchanged under CPython. Under MicroPython (the
+# virtual HAL in the heap tests) the runner has put the firmware on the path already.
 import sys
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _path in ("firmware", "sim/shim"):
-    _full = os.path.join(_ROOT, _path)
-    if _full not in sys.path:
-        sys.path.insert(0, _full)
+if sys.implementation.name != "micropython":
+    from sim import paths  # noqa: F401

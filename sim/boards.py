@@ -9,8 +9,8 @@ from hal import buttons
 from notation import registry
 from notation.describe import describe
 from notation.errors import PresetError
-from sim import frames
-from sim.realtime import HEALTHY_MV
+from sim.hal_base import HEALTHY_MV
+from ui import kinds
 
 DEFAULT = "pico_oled"
 COMMAND_LINE = "Command line"  # the name a --preset takes in the app's preset list
@@ -46,25 +46,6 @@ def summary(board):
 def battery_mv(board):
     """A healthy supply where the board senses it; -1 (unknown) as its HAL says elsewhere."""
     return -1 if getattr(board, "BATTERY_ADC", None) is None else HEALTHY_MV
-
-
-def screen_for(board):
-    if board.DISPLAY == "tm1637":
-        from ui.seg7 import SegScreen
-
-        return SegScreen()
-    from ui.oled import OledScreen
-
-    return OledScreen()
-
-
-def frame_text(board, frame):
-    """The frame as the board's display shows it, as lines of text."""
-    if frame is None:
-        return ""
-    if board.DISPLAY == "tm1637":
-        return frames.seg_text(frame)
-    return frames.oled_text(frame)
 
 
 def boxed(picture):
@@ -103,7 +84,7 @@ def preset_spec(text, format="auto", mode=None):
 def build_app(hal, board, spec=None):
     """The board's app on `hal`; with `spec`, that preset is added as "Command line" and chosen
     (a saved game still offers to resume first, as on the board)."""
-    app = ClockApp(hal, tuple(board.BUTTONS), screen_for(board), hal.ticks_ms())
+    app = ClockApp(hal, tuple(board.BUTTONS), kinds.screen_for(board), hal.ticks_ms())
     if spec is not None:
         app.settings.preset = app.presets.add(COMMAND_LINE, spec)
         app.settings.save()

@@ -1,6 +1,6 @@
 # Text pictures of display frames for the desktop simulator and tests (CPython only).
 import sim  # noqa: F401  (puts the firmware on the path)
-from ui import canvas
+from ui import canvas, kinds
 
 _HALVES = " \u2580\u2584\u2588"  # ' ', upper half, lower half, full block
 _ON = "\u2588"
@@ -82,3 +82,19 @@ def seg_text(frame, points=False):
     right = _module(frame, 4, points)
     width = max(len(line) for line in left)
     return "\n".join(a.ljust(width) + "      " + b for a, b in zip(left, right))
+
+
+def frame_text(board, frame):
+    """The frame as the board's display shows it, as lines of text ("" for no frame yet)."""
+    if frame is None:
+        return ""
+    full, _half = kinds.row(board)[kinds.TEXT]
+    return globals()[full](frame, **kinds.options(board))
+
+
+def half_text(board, frame):
+    """The frame at half size as lines of text, or None where the kind has no such picture."""
+    _full, half = kinds.row(board)[kinds.TEXT]
+    if frame is None or half is None:
+        return None
+    return globals()[half](frame, **kinds.options(board))

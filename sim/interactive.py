@@ -12,7 +12,8 @@ from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
 from sim import boards, frames
-from sim.realtime import TAP_MS, BellBuzzer, RealtimeHal, folder_storage
+from sim.hal_base import DesktopBuzzer
+from sim.realtime import TAP_MS, RealTimeHal, folder_storage
 
 SET_HOLD_MS = gestures.LONG_MS + 200
 RESET_HOLD_MS = gestures.RESET_MS + 100
@@ -113,11 +114,12 @@ class Screen:
         if self.hal.display.writes != self._writes:
             self._writes = self.hal.display.writes
             frame = self.hal.display.frame
-            full = boards.frame_text(self.board, frame).split("\n")
+            full = frames.frame_text(self.board, frame).split("\n")
+            half = frames.half_text(self.board, frame)
             if not self.unicode:
                 pictures = ([line.translate(_ASCII) for line in full],)
-            elif self.board.DISPLAY == "oled" and frame is not None:
-                pictures = (full, frames.oled_braille(frame).split("\n"))
+            elif half is not None:
+                pictures = (full, half.split("\n"))
             else:
                 pictures = (full,)
             self._pictures = [boards.boxed(picture) for picture in pictures]
@@ -227,9 +229,9 @@ def _loop(scr, board, spec, folder, where):
         pass
     scr.keypad(True)
     keys, help_lines = keymap(board)
-    buzzer = BellBuzzer(curses.beep, board.BUZZER is not None)
+    buzzer = DesktopBuzzer(curses.beep, board.BUZZER is not None)
     storage = folder_storage(folder)
-    hal = RealtimeHal(storage, _read_key(scr), keys, buzzer, boards.battery_mv(board))
+    hal = RealTimeHal(storage, _read_key(scr), keys, buzzer, boards.battery_mv(board))
     app = boards.build_app(hal, board, spec)
     runner = Runner(hal, app)
     screen = Screen(scr, board, hal, app, help_lines, where)

@@ -15,10 +15,10 @@ from app.clock_app import STATE_NAMES
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
-from hal.virtual import VirtualHal
 from notation.errors import PresetError
-from sim import boards
+from sim import boards, frames
 from sim.realtime import TAP_MS, folder_storage
+from sim.virtual_hal import VirtualHal
 
 _LONGEST = ticks.PERIOD // 2 - 1  # the farthest a wrap-safe difference reaches
 
@@ -110,7 +110,7 @@ def run(text, board, spec=None, out=None, name="script"):
                 out("tone t=%d %d Hz %d ms" % (stamp, hz, ms))
             tones = len(hal.buzzer.tones)
             out(_header(app, hal.now))
-            for line in boards.boxed(boards.frame_text(board, hal.display.frame).split("\n")):
+            for line in boards.boxed(frames.frame_text(board, hal.display.frame).split("\n")):
                 out(line)
 
 

@@ -362,13 +362,13 @@ def _with_link(args, work):
 
 
 def serve_command(args):
-    from sim import pty_serial
+    from sim import serve
 
     problem = args.storage and folder_problem(args.storage)
     if problem:
         print("error: --storage %s" % problem, file=sys.stderr)
         return EXIT_INPUT
-    return pty_serial.serve_command(args, EXIT_INPUT)
+    return serve.serve_command(args, EXIT_INPUT)
 
 
 def folder_problem(path):

@@ -5,7 +5,7 @@ from clock import ticks
 from clock.game import View
 from hal import buttons
 from hal.storage import Storage
-from hal.virtual import VirtualHal
+from sim.virtual_hal import VirtualHal
 
 FULL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY, buttons.SET, buttons.PLUS, buttons.MINUS)
 MINIMAL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)

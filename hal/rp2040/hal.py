@@ -48,7 +48,9 @@ class Rp2040Hal:
         Pin = machine.Pin
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()
-        self.display = _display(machine, board, sleep_us)
+        from ui import kinds  # no reference kept: main.py unloads it after boot
+
+        self.display = kinds.driver_for(machine, board, sleep_us)  # only its module loads
         if board.BUZZER is None:
             self.buzzer = Silent()
         else:
@@ -91,27 +93,3 @@ class Rp2040Hal:
         for button in self.buttons:
             button.disable()
         self.buzzer.deinit()
-
-
-def _display(machine, board, sleep_us):
-    """The board's display driver; only its module is imported (the other would take RAM)."""
-    Pin = machine.Pin
-    if board.DISPLAY == "oled":
-        from hal.rp2040.ssd1306 import Ssd1306
-
-        i2c = machine.I2C(
-            board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
-        )
-        return Ssd1306(i2c, board.OLED_ADDRESS)
-    if board.DISPLAY == "tm1637":
-        from hal.rp2040.tm1637 import DELAY_US, Tm1637, TwoModules
-
-        delay = getattr(board, "TM1637_DELAY_US", DELAY_US)
-        left = Tm1637(
-            Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us, delay_us=delay
-        )
-        right = Tm1637(
-            Pin(board.TM1637_RIGHT_CLK), Pin(board.TM1637_RIGHT_DIO), sleep_us, delay_us=delay
-        )
-        return TwoModules(left, right)
-    raise ValueError("board.DISPLAY is 'oled' or 'tm1637'")

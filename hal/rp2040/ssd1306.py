@@ -188,3 +188,12 @@ class Ssd1306:
         shape = (copy, stage[: 1 + size])
         self._shapes[width | pages << 8] = shape
         return shape
+
+
+def from_board(machine, board, sleep_us):
+    """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind)."""
+    Pin = machine.Pin
+    i2c = machine.I2C(
+        board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
+    )
+    return Ssd1306(i2c, board.OLED_ADDRESS)

@@ -225,3 +225,14 @@ class TwoModules:
     def power(self, on):
         self.left.power(on)
         self.right.power(on)
+
+
+def from_board(machine, board, sleep_us):
+    """The board's two modules on their pins (ui/kinds.py: the driver of the "tm1637" kind)."""
+    Pin = machine.Pin
+    delay = getattr(board, "TM1637_DELAY_US", DELAY_US)
+    left = Tm1637(Pin(board.TM1637_LEFT_CLK), Pin(board.TM1637_LEFT_DIO), sleep_us, delay_us=delay)
+    right = Tm1637(
+        Pin(board.TM1637_RIGHT_CLK), Pin(board.TM1637_RIGHT_DIO), sleep_us, delay_us=delay
+    )
+    return TwoModules(left, right)

@@ -65,7 +65,7 @@ def main():
             sys.exit(1)
     moves = clock.app.game.moves(0) + clock.app.game.moves(1)
     print("game_200: %d plies, times exact, at most %d bytes live in play" % (moves, most))
-    test_only = ("harness", "support", "fakes", "hal.virtual")
+    test_only = ("harness", "support", "fakes", "sim")
     board = [n for n in sys.modules if n not in test_only and n.split(".")[0] not in test_only]
     print("board modules in play: " + " ".join(sorted(board)))
     parsers = [

@@ -14,7 +14,8 @@ import pytest
 from app import gestures
 from sim import boards as sim_boards
 from sim import frames, interactive
-from sim.realtime import BellBuzzer, RealtimeHal, folder_storage
+from sim.hal_base import DesktopBuzzer
+from sim.realtime import RealTimeHal, folder_storage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROWS, COLS = 45, 140
@@ -306,7 +307,7 @@ def drawn(rows, cols, board="pico_oled", actions=(), where=LONG_STORAGE, folder=
     """The lines a Screen draws in rows x cols, after `actions` (app/gestures.py)."""
     module = sim_boards.load(board)
     storage = folder_storage(str(folder))
-    hal = RealtimeHal(storage, lambda timeout: None, {}, BellBuzzer(), ticks_ms=lambda: 0)
+    hal = RealTimeHal(storage, lambda timeout: None, {}, DesktopBuzzer(), ticks_ms=lambda: 0)
     app = sim_boards.build_app(hal, module)
     for action in actions:
         app.on_action(action, 0)

@@ -5,7 +5,8 @@ import time
 
 from clock import ticks
 from hal import buttons
-from sim.realtime import TAP_MS, BellBuzzer, RealtimeHal, folder_storage
+from sim.hal_base import DesktopBuzzer
+from sim.realtime import TAP_MS, RealTimeHal, folder_storage
 
 KEYS = {"a": (buttons.LEFT, TAP_MS), "r": (buttons.SET, 2600)}
 
@@ -34,7 +35,9 @@ class Terminal:
 
 
 def hal_on(terminal, bell=None):
-    return RealtimeHal(None, terminal.read_key, KEYS, BellBuzzer(bell), ticks_ms=terminal.ticks_ms)
+    return RealTimeHal(
+        None, terminal.read_key, KEYS, DesktopBuzzer(bell), ticks_ms=terminal.ticks_ms
+    )
 
 
 def edges(hal):
@@ -45,7 +48,7 @@ def edges(hal):
 
 
 def test_ticks_are_milliseconds_of_a_monotonic_clock_folded_to_30_bits(monkeypatch):
-    hal = RealtimeHal(None, lambda timeout: None, {}, BellBuzzer())
+    hal = RealTimeHal(None, lambda timeout: None, {}, DesktopBuzzer())
     assert 0 <= hal.ticks_ms() < 2**30 and hal.serial is None and hal.feed() is None
     monkeypatch.setattr(time, "monotonic_ns", lambda: (5 * 2**30 + 1234) * 1000000 + 999999)
     assert hal.ticks_ms() == 1234
@@ -86,11 +89,11 @@ def test_a_long_press_key_holds_its_button_and_other_keys_go_to_the_ui():
 
 def test_a_tap_while_a_long_press_holds_the_same_button_does_not_cut_it_short():
     terminal = Terminal(0, [(0, "r"), (100, "s")])
-    hal = RealtimeHal(
+    hal = RealTimeHal(
         None,
         terminal.read_key,
         {"r": (buttons.SET, 2600), "s": (buttons.SET, TAP_MS)},
-        BellBuzzer(),
+        DesktopBuzzer(),
         ticks_ms=terminal.ticks_ms,
     )
     hal.wait(None)
@@ -114,7 +117,7 @@ def test_real_time_wait_sleeps_until_the_stamp_or_a_key():
         except queue.Empty:
             return None
 
-    hal = RealtimeHal(None, read_key, KEYS, BellBuzzer())
+    hal = RealTimeHal(None, read_key, KEYS, DesktopBuzzer())
     start = hal.ticks_ms()
     hal.wait(ticks.add(start, 120))
     waited = ticks.diff(hal.ticks_ms(), start)
@@ -130,7 +133,7 @@ def test_real_time_wait_sleeps_until_the_stamp_or_a_key():
 
 def test_the_buzzer_rings_unless_muted_or_absent_and_keeps_the_last_tone():
     rings = []
-    buzzer = BellBuzzer(lambda: rings.append(1))
+    buzzer = DesktopBuzzer(lambda: rings.append(1))
     buzzer.play(2400, 60, 100)
     assert rings == [1] and buzzer.last == (2400, 60, 100) and buzzer.sounding
     buzzer.update(160)
@@ -138,7 +141,7 @@ def test_the_buzzer_rings_unless_muted_or_absent_and_keeps_the_last_tone():
     buzzer.muted = True
     buzzer.play(1200, 1500, 200)
     assert rings == [1] and buzzer.last == (1200, 1500, 200)
-    silent = BellBuzzer(lambda: rings.append(1), present=False)
+    silent = DesktopBuzzer(lambda: rings.append(1), present=False)
     silent.play(1200, 1500, 0)
     assert rings == [1] and silent.last == (1200, 1500, 0)
 
