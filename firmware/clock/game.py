@@ -1,4 +1,22 @@
 # A two-player game on a Setup: presses, pauses, flags, arbiter functions and undo, from timestamps.
+#
+# A Game holds its whole state in one flat list of small integers, Game._values:
+#   [0, _PLAYER)          the first player's slot: _STAGE, _LEFT, ... (the indices below)
+#   [_PLAYER, _SCRATCH)   the second player's slot, laid out the same
+#   [_SCRATCH, _TURN)     scratch: a what-if run (Game._what_if) charges a copy of a player's
+#                         slot here, to see what their move would do, their own slot untouched
+#   [_TURN, _SIZE)        the game-wide values: turn, state, stamps, outcome, ...
+# A player's value X is at `slot + X`, where slot = player * _PLAYER.
+# Flat, because a snapshot is then a copy of the list and a restore a check and a copy back;
+# undo keeps the list as before the last press, copied whole into a list made once (no
+# allocation per press); and an index into a list is about the fastest read MicroPython has.
+#
+# Time: nothing in the list runs. The move in progress has run _USED, plus since _RUN_START
+# while the game runs (a pause or update() folds that into _USED and moves _RUN_START on).
+# The mover's slot holds their figures as at the start of the move, or as of _BASE: the
+# elapsed time already charged to them (settled in a pause for an edit). A move is charged only
+# what it runs past _PRE, its time before the stage time runs (a delay, Arimaa move time, the
+# start clock).
 from micropython import const
 
 from clock import ticks
@@ -33,7 +51,8 @@ ABORTED = const(4)  # the start clock ran out before a first move
 REASON_NAMES = ("playing", "time", "halted", "arbiter", "aborted")
 
 # What a call changed, as bits: press, update, start, pause, resume, undo and the arbiter's
-# functions return them, built where the core meets each change. 0: nothing happened.
+# functions return them, built where the core meets each change; several may come together
+# (DONE | STAGE_BEGAN | SECOND: the second player's press met a quota). 0: nothing happened.
 DONE = const(1)  # the call did what it was asked (a press taken, a pause made, ...)
 STAGE_BEGAN = const(2)  # the player began their next stage: a quota met, or a stage's time up
 PERIOD_USED = const(4)  # a period (byo-yomi) ran out and the next one began
@@ -47,7 +66,7 @@ SECOND = const(128)  # the bits are about the second player (1); without it, the
 MARK_SOFT = const(1)  # a soft time-out
 MARK_FLAG = const(2)  # a flag fell (interim, or final when the game is over on time)
 
-# One player's state: a run of small integers in a flat list.
+# A player's slot (see the top of the file).
 _STAGE = const(0)  # index of the current stage
 _LEFT = const(1)  # time left in the stage (or period) at the start of the move in progress
 _PERIODS = const(2)  # periods left in the stage, the one in use included
@@ -57,10 +76,12 @@ _PENALTY = const(5)  # time used past zero (Word)
 _MARKS = const(6)
 _SPENT = const(7)  # time spent since the last increment (increments every several moves)
 _PRE = const(8)  # time the move may use before the stage time runs: delay, move time, start clock
-_BASE = const(9)  # elapsed time of the move in progress already charged (settled in a pause)
+_BASE = const(9)  # elapsed time of the move in progress already charged
 _PLAYER = const(10)
 
-_SCRATCH = const(20)  # a third player slot, for what-if runs of the player on move
+_SCRATCH = const(20)
+
+# The game-wide values.
 _TURN = const(30)
 _STATE = const(31)
 _RUN_START = const(32)  # stamp from which the move in progress is running
@@ -82,13 +103,14 @@ _REASON_SHIFT = const(8)  # Game._crossed: the outcome above the transition bits
 _TICKS_MASK = const(0x3FFFFFFF)
 _TICKS_HALF = const(0x20000000)
 
-# What of a View Game.view filled moves on with `now` until the game changes (View._follow).
+# What of a View Game.view filled moves on with `now` until the game changes (View._follow),
+# from the move's elapsed time; `past` is the part of it past pre (elapsed - pre, or 0).
 _STILL = const(0)  # nothing: the game is not running, or this side waits
-_UP = const(1)  # time_ms = anchor + (e - pre if e > pre): untimed on move, an hourglass waiting
-_START = const(2)  # the start clock: start_ms = pre - e
-_DOWN = const(3)  # time_ms = anchor - (e - pre if e > pre)
-_DELAY = const(4)  # delay_ms = pre - e, and time_ms as _DOWN
-_MOVE_TIME = const(5)  # Arimaa: time_ms = pre - e, and reserve_ms as _DOWN
+_UP = const(1)  # time_ms = anchor + past: untimed on move, an hourglass waiting
+_START = const(2)  # the start clock: start_ms = pre - elapsed
+_DOWN = const(3)  # time_ms = anchor - past
+_DELAY = const(4)  # delay_ms = pre - elapsed, and time_ms as _DOWN
+_MOVE_TIME = const(5)  # Arimaa: time_ms = pre - elapsed, and reserve_ms as _DOWN
 
 # A control's plan (Game._plans): its kind, then per stage the time a move may use first (Arimaa
 # move time, a delay), the Fischer increment given as a move begins, and the increment given
@@ -178,8 +200,8 @@ class Game:
         # Per player, what press() and update() read at once: while only the stage time can
         # end a move (_BARE) and it has not run out, they need no what-if run.
         self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
-        self._st = [0] * _SIZE
-        self._undo = [0] * _SIZE
+        self._values = [0] * _SIZE
+        self._before_press = [0] * _SIZE
         # What the last _run crossed: transition bits, and in the bits from _REASON_SHIFT up
         # the outcome when the move it charged ends the game.
         self._crossed = 0
@@ -203,61 +225,66 @@ class Game:
 
     def reset(self):
         self._changed()
-        st = self._st
+        values = self._values
         for i in range(_SIZE):
-            st[i] = 0
+            values[i] = 0
         for player in (0, 1):
             stages = self._controls[player].stages
             if stages:
-                st[player * _PLAYER + _LEFT] = stages[0].duration_ms
-                st[player * _PLAYER + _PERIODS] = stages[0].periods
-        st[_STATE] = READY
-        st[_LOSER] = -1
-        st[_FIRST_FLAG] = -1
+                values[player * _PLAYER + _LEFT] = stages[0].duration_ms
+                values[player * _PLAYER + _PERIODS] = stages[0].periods
+        values[_STATE] = READY
+        values[_LOSER] = -1
+        values[_FIRST_FLAG] = -1
         self._tell_from(0)
 
     def _tell_from(self, player):
         """update() tells changes of `player` from their stored state on (a move begins)."""
-        st = self._st
-        o = player * _PLAYER
-        self._told_stage = st[o + _STAGE]
-        self._told_periods = st[o + _PERIODS]
-        self._told_marks = st[o + _MARKS]
+        values = self._values
+        slot = player * _PLAYER
+        self._told_stage = values[slot + _STAGE]
+        self._told_periods = values[slot + _PERIODS]
+        self._told_marks = values[slot + _MARKS]
 
     def state(self):
-        return self._st[_STATE]
+        return self._values[_STATE]
 
     def turn(self):
         """The player whose move is in progress (0 first, 1 second)."""
-        return self._st[_TURN]
+        return self._values[_TURN]
 
     def reason(self):
-        return self._st[_REASON]
+        return self._values[_REASON]
 
     def loser(self):
-        return self._st[_LOSER]
+        return self._values[_LOSER]
 
     def first_flag(self):
-        return self._st[_FIRST_FLAG]
+        return self._values[_FIRST_FLAG]
 
     def end_stamp(self):
-        return self._st[_END_STAMP]
+        return self._values[_END_STAMP]
 
     def plies(self):
-        return self._st[_PLIES]
+        return self._values[_PLIES]
 
     def moves(self, player):
-        return self._st[player * _PLAYER + _MOVES]
+        return self._values[player * _PLAYER + _MOVES]
 
     def stage_state(self, player):
         """(stage, time left at the start of the move in progress, periods left, moves made
         toward the stage's quota): the stored figures, before the move in progress."""
-        o = player * _PLAYER
-        st = self._st
-        return st[o + _STAGE], st[o + _LEFT], st[o + _PERIODS], st[o + _IN_STAGE]
+        slot = player * _PLAYER
+        values = self._values
+        return (
+            values[slot + _STAGE],
+            values[slot + _LEFT],
+            values[slot + _PERIODS],
+            values[slot + _IN_STAGE],
+        )
 
     def can_undo(self):
-        return self._st[_CAN_UNDO] == 1
+        return self._values[_CAN_UNDO] == 1
 
     def snapshot(self, now=None):
         """The whole game state as a list of small integers (for saving).
@@ -265,77 +292,81 @@ class Game:
         Given `now`, a running move is written as of `now` (its time so far, restarted at
         `now`): the same game, whose saved time after a power cut is what had run at `now`.
         """
-        values = list(self._st)
-        if now is not None and values[_STATE] == RUNNING:
-            values[_USED] = self.elapsed(now)
-            values[_RUN_START] = now
-        return values
+        saved = list(self._values)
+        if now is not None and saved[_STATE] == RUNNING:
+            saved[_USED] = self.elapsed(now)
+            saved[_RUN_START] = now
+        return saved
 
-    def restore(self, values):
+    def restore(self, saved):
         """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's."""
-        if len(values) != _SIZE:
+        if len(saved) != _SIZE:
             raise ClockError("a saved game of another shape")
         for i in range(_SIZE):
-            value = values[i]
+            value = saved[i]
             if i == _RUN_START or i == _END_STAMP:  # stamps: anywhere in the 30-bit cycle
                 if not ticks.is_stamp(value) and value != _NO_END:
                     raise ClockError("a saved game with a bad timestamp")
             elif not isinstance(value, int) or not -MAX_MS <= value <= MAX_MS:
                 raise ClockError("a saved game holds small whole numbers only")
         for player in (0, 1):
-            o = player * _PLAYER
+            slot = player * _PLAYER
             stages = self._controls[player].stages
             if stages:
-                stage = values[o + _STAGE]
+                stage = saved[slot + _STAGE]
                 if (
                     not 0 <= stage < len(stages)
-                    or not 1 <= values[o + _PERIODS] <= stages[stage].periods
+                    or not 1 <= saved[slot + _PERIODS] <= stages[stage].periods
                 ):
                     raise ClockError("a saved game in a stage this preset does not have")
-            if values[o + _LEFT] < 0 or values[o + _MOVES] < 0 or values[o + _IN_STAGE] < 0:
+            if saved[slot + _LEFT] < 0 or saved[slot + _MOVES] < 0 or saved[slot + _IN_STAGE] < 0:
                 raise ClockError("a saved game with negative times or counts")
-        if not 0 <= values[_STATE] <= OVER or values[_TURN] not in (0, 1):
+        if not 0 <= saved[_STATE] <= OVER or saved[_TURN] not in (0, 1):
             raise ClockError("a saved game in no known state")
-        if not ticks.is_stamp(values[_RUN_START]) or values[_USED] < 0:
+        if not ticks.is_stamp(saved[_RUN_START]) or saved[_USED] < 0:
             raise ClockError("a saved game with a bad timestamp")
         self._changed()
         for i in range(_SIZE):
-            self._st[i] = values[i]
-        self._tell_from(values[_TURN])
+            self._values[i] = saved[i]
+        self._tell_from(saved[_TURN])
 
     def freeze(self):
         """After a restore on boot: a game that was running waits, paused, with its times as
         of the last press or pause (the timestamps of another boot mean nothing now)."""
-        st = self._st
-        if st[_STATE] == RUNNING:
+        values = self._values
+        if values[_STATE] == RUNNING:
             self._changed()
-            st[_STATE] = PAUSED
+            values[_STATE] = PAUSED
 
     # --- time -----------------------------------------------------------------------------
 
     def elapsed(self, now):
         """Elapsed time of the move in progress at `now`."""
-        st = self._st
-        if st[_STATE] != RUNNING:
-            return st[_USED]
-        e = st[_USED] + ticks.diff(now, st[_RUN_START])
-        if e < 0:
+        values = self._values
+        if values[_STATE] != RUNNING:
+            return values[_USED]
+        elapsed = values[_USED] + ticks.diff(now, values[_RUN_START])
+        if elapsed < 0:
             return 0
-        return e if e < MAX_MS else MAX_MS
+        return elapsed if elapsed < MAX_MS else MAX_MS
 
-    def _copy(self, source, target):
-        st = self._st
+    def _what_if(self, player, elapsed):
+        """_run on a copy of `player`'s slot in _SCRATCH: what their move would have done by
+        `elapsed`, their own slot left as it is. Returns _run's end."""
+        values = self._values
+        slot = player * _PLAYER
         for i in range(_PLAYER):
-            st[target + i] = st[source + i]
+            values[_SCRATCH + i] = values[slot + i]
+        return self._run(_SCRATCH, player, elapsed)
 
-    def _run(self, o, player, e):
-        """Charge the player whose state is at offset `o` for a move lasting `e` so far.
+    def _run(self, slot, player, elapsed):
+        """Charge the player whose values are at `slot` for a move lasting `elapsed` so far.
 
         Returns the elapsed time at which this move ends the game, _IN_PENALTY when Word has
         taken over, or _NO_END; what it crossed goes to _crossed (the outcome of that end
         included).
         """
-        st = self._st
+        values = self._values
         control = self._controls[player]
         stages = control.stages
         end = _NO_END
@@ -343,62 +374,62 @@ class Game:
         crossed = 0
         setup = self.setup
         start_ms = setup.start_ms
-        if start_ms and st[o + _MOVES] == 0:
-            if e > start_ms:
+        if start_ms and values[slot + _MOVES] == 0:
+            if elapsed > start_ms:
                 end = start_ms + 1
                 reason = ABORTED
         elif stages:
-            pre = st[o + _PRE]
-            base = st[o + _BASE]
-            charge = (e - pre if e > pre else 0) - (base - pre if base > pre else 0)
-            st[o + _BASE] = e
-            left = st[o + _LEFT] - charge
+            pre = values[slot + _PRE]
+            base = values[slot + _BASE]
+            charge = (elapsed - pre if elapsed > pre else 0) - (base - pre if base > pre else 0)
+            values[slot + _BASE] = elapsed
+            left = values[slot + _LEFT] - charge
             while left < 0:
-                index = st[o + _STAGE]
+                index = values[slot + _STAGE]
                 stage = stages[index]
-                periods = st[o + _PERIODS]
+                periods = values[slot + _PERIODS]
                 if periods > 1:
                     used = (stage.duration_ms - 1 - left) // stage.duration_ms
                     if used > periods - 1:
                         used = periods - 1
-                    st[o + _PERIODS] = periods - used
+                    values[slot + _PERIODS] = periods - used
                     left += used * stage.duration_ms
                     crossed |= PERIOD_USED
                     continue
                 last = index == len(stages) - 1
                 if setup.word and (last or stage.on_expire == FLAG):
-                    penalty = st[o + _PENALTY] - left
-                    st[o + _PENALTY] = penalty if penalty < MAX_MS else MAX_MS
+                    penalty = values[slot + _PENALTY] - left
+                    values[slot + _PENALTY] = penalty if penalty < MAX_MS else MAX_MS
                     left = 0
                     end = _IN_PENALTY
                     break
                 if stage.on_expire == SOFT:
-                    st[o + _MARKS] |= MARK_SOFT
+                    values[slot + _MARKS] |= MARK_SOFT
                     crossed |= SOFT_TIMEOUT
                 if last:
-                    st[o + _MARKS] |= MARK_FLAG
-                    end = e + left + 1
+                    values[slot + _MARKS] |= MARK_FLAG
+                    end = elapsed + left + 1
                     reason = TIME
                     left = 0
                     break
                 if stage.on_expire == FLAG:
-                    st[o + _MARKS] |= MARK_FLAG
+                    values[slot + _MARKS] |= MARK_FLAG
                     crossed |= FLAG_FELL
                 crossed |= STAGE_BEGAN
-                st[o + _STAGE] = index + 1
+                values[slot + _STAGE] = index + 1
                 stage = stages[index + 1]
-                st[o + _PERIODS] = stage.periods
-                st[o + _IN_STAGE] = 0
+                values[slot + _PERIODS] = stage.periods
+                values[slot + _IN_STAGE] = 0
                 left += stage.duration_ms
-            st[o + _LEFT] = left
+            values[slot + _LEFT] = left
         limit = control.move_limit_ms
-        if limit and e > limit and (end < 0 or limit + 1 < end):
+        if limit and elapsed > limit and (end < 0 or limit + 1 < end):
             end = limit + 1
             reason = TIME
         limit = setup.limit_ms
         if limit:
-            limit -= st[_PLAYED]
-            if e > limit and (end < 0 or limit + 1 < end):
+            limit -= values[_PLAYED]
+            if elapsed > limit and (end < 0 or limit + 1 < end):
                 end = limit + 1
                 reason = HALTED
         self._crossed = crossed | (reason << _REASON_SHIFT if end >= 0 else 0)
@@ -406,76 +437,78 @@ class Game:
 
     def _begin_move(self, player):
         # press() has this written out, for speed: the two must agree.
-        st = self._st
-        o = player * _PLAYER
-        st[o + _BASE] = 0
+        values = self._values
+        slot = player * _PLAYER
+        values[slot + _BASE] = 0
         plan = self._plans[player]
         if plan[0] == _UNTIMED:
-            st[o + _PRE] = 0
+            values[slot + _PRE] = 0
             return
-        at = 3 * st[o + _STAGE]
+        stage_at = 3 * values[slot + _STAGE]
         start_ms = self.setup.start_ms
-        st[o + _PRE] = start_ms if start_ms and st[o + _MOVES] == 0 else plan[_PRE_AT + at]
-        fischer = plan[_FISCHER_AT + at]
+        values[slot + _PRE] = (
+            start_ms if start_ms and values[slot + _MOVES] == 0 else plan[_PRE_AT + stage_at]
+        )
+        fischer = plan[_FISCHER_AT + stage_at]
         if fischer:
-            self._add_time(o, player, fischer)
+            self._add_time(slot, player, fischer)
 
-    def _add_time(self, o, player, amount):
-        st = self._st
-        left = st[o + _LEFT] + amount
+    def _add_time(self, slot, player, amount):
+        values = self._values
+        left = values[slot + _LEFT] + amount
         cap = self._controls[player].max_ms
         if cap and left > cap:
             left = cap
-        st[o + _LEFT] = left if left < MAX_MS else MAX_MS
+        values[slot + _LEFT] = left if left < MAX_MS else MAX_MS
 
-    def _quota_met(self, o, player, index):
-        """The player at `o` met the move quota of stage `index`: the next stage, or this one
+    def _quota_met(self, slot, player, index):
+        """The player at `slot` met the move quota of stage `index`: the next stage, or this one
         again if it is the last."""
-        st = self._st
+        values = self._values
         stages = self._controls[player].stages
-        st[o + _IN_STAGE] = 0
+        values[slot + _IN_STAGE] = 0
         if index + 1 < len(stages):
             stage = stages[index + 1]
-            st[o + _STAGE] = index + 1
-            st[o + _PERIODS] = stage.periods
-            how = stage.on_enter
+            values[slot + _STAGE] = index + 1
+            values[slot + _PERIODS] = stage.periods
+            add_or_set = stage.on_enter
             began = STAGE_BEGAN
         else:
             stage = stages[index]
-            how = stage.on_repeat
+            add_or_set = stage.on_repeat
             began = BLOCK_RENEWED
-        if how != ADD:
-            st[o + _LEFT] = 0
-        self._add_time(o, player, stage.duration_ms)
+        if add_or_set != ADD:
+            values[slot + _LEFT] = 0
+        self._add_time(slot, player, stage.duration_ms)
         return began
 
     def _finish(self, reason, loser, stamp):
         self._changed()
-        st = self._st
-        st[_STATE] = OVER
-        st[_REASON] = reason
-        st[_LOSER] = loser
-        st[_END_STAMP] = stamp
-        st[_CAN_UNDO] = 0
-        if reason == TIME and st[_FIRST_FLAG] < 0:
-            st[_FIRST_FLAG] = loser
+        values = self._values
+        values[_STATE] = OVER
+        values[_REASON] = reason
+        values[_LOSER] = loser
+        values[_END_STAMP] = stamp
+        values[_CAN_UNDO] = 0
+        if reason == TIME and values[_FIRST_FLAG] < 0:
+            values[_FIRST_FLAG] = loser
 
     def _note_flags(self, player):
-        st = self._st
-        if st[_FIRST_FLAG] < 0 and st[player * _PLAYER + _MARKS] & MARK_FLAG:
-            st[_FIRST_FLAG] = player
+        values = self._values
+        if values[_FIRST_FLAG] < 0 and values[player * _PLAYER + _MARKS] & MARK_FLAG:
+            values[_FIRST_FLAG] = player
 
     # --- play -----------------------------------------------------------------------------
 
     def start(self, now, player):
         """Start the game with `player` to move first: DONE, or 0 if it has started already."""
-        st = self._st
-        if st[_STATE] != READY or not ticks.is_stamp(now):
+        values = self._values
+        if values[_STATE] != READY or not ticks.is_stamp(now):
             return self._refuse_stamp(now)
         self._changed()
-        st[_TURN] = player
-        st[_STATE] = RUNNING
-        st[_RUN_START] = now
+        values[_TURN] = player
+        values[_STATE] = RUNNING
+        values[_RUN_START] = now
         self._begin_move(player)
         self._tell_from(player)
         return DONE
@@ -487,10 +520,10 @@ class Game:
 
     def _news(self, player):
         """What the what-if run in _SCRATCH crossed of `player` that update() has not told yet."""
-        st = self._st
-        stage = st[_SCRATCH + _STAGE]
-        periods = st[_SCRATCH + _PERIODS]
-        marks = st[_SCRATCH + _MARKS]
+        values = self._values
+        stage = values[_SCRATCH + _STAGE]
+        periods = values[_SCRATCH + _PERIODS]
+        marks = values[_SCRATCH + _MARKS]
         bits = 0
         told_periods = self._told_periods
         if stage != self._told_stage:
@@ -515,38 +548,42 @@ class Game:
         PERIOD_USED, SOFT_TIMEOUT, an interim FLAG_FELL, each once), and GAME_OVER (with FLAG_FELL when
         they lost on time) when the game ended in this call; 0 when nothing did.
         """
-        st = self._st
-        if st[_STATE] != RUNNING:
+        values = self._values
+        if values[_STATE] != RUNNING:
             return 0
         if not _is_stamp(now):
             self._refuse_stamp(now)
-        e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-        if e < 0:
-            e = 0
-        elif e > MAX_MS:
-            e = MAX_MS
-        st[_USED] = e
-        st[_RUN_START] = now
-        player = st[_TURN]
+        elapsed = (
+            values[_USED] + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        )
+        if elapsed < 0:
+            elapsed = 0
+        elif elapsed > MAX_MS:
+            elapsed = MAX_MS
+        values[_USED] = elapsed
+        values[_RUN_START] = now
+        player = values[_TURN]
         if self._plans[player][0] == _BARE:  # has the stage time, alone, run out?
-            o = player * _PLAYER
-            pre = st[o + _PRE]
-            base = st[o + _BASE]
-            if st[o + _LEFT] >= (e - pre if e > pre else 0) - (base - pre if base > pre else 0):
+            slot = player * _PLAYER
+            pre = values[slot + _PRE]
+            base = values[slot + _BASE]
+            if values[slot + _LEFT] + (base - pre if base > pre else 0) >= (
+                elapsed - pre if elapsed > pre else 0
+            ):
                 return 0
-        self._copy(player * _PLAYER, _SCRATCH)
-        end = self._run(_SCRATCH, player, e)
-        if end < 0 or end > e:
+        end = self._what_if(player, elapsed)
+        if end < 0 or end > elapsed:
             return self._news(player)
         reason = self._crossed >> _REASON_SHIFT
-        self._copy(player * _PLAYER, _SCRATCH)
-        self._run(_SCRATCH, player, end)  # the move up to its end, no further
+        self._what_if(player, end)  # the move up to its end, no further
         bits = self._news(player) | GAME_OVER | (FLAG_FELL if reason == TIME else 0)
-        self._copy(_SCRATCH, player * _PLAYER)
+        slot = player * _PLAYER
+        for i in range(_PLAYER):  # the run to the end becomes the player's own
+            values[slot + i] = values[_SCRATCH + i]
         self._note_flags(player)
-        st[_USED] = end
-        st[_PLAYED] += end
-        self._finish(reason, player if reason == TIME else -1, ticks.add(now, end - e))
+        values[_USED] = end
+        values[_PLAYED] += end
+        self._finish(reason, player if reason == TIME else -1, ticks.add(now, end - elapsed))
         return bits | SECOND if player else bits
 
     def press(self, player, now):
@@ -559,109 +596,113 @@ class Game:
         the press does nothing.
         """
         global _version
-        st = self._st
+        values = self._values
         if player != 0 and player != 1:
             raise ClockError("a player is 0 (first) or 1 (second)")
-        if st[_STATE] != RUNNING or st[_TURN] != player or not _is_stamp(now):
-            if st[_STATE] == READY:
+        if values[_STATE] != RUNNING or values[_TURN] != player or not _is_stamp(now):
+            if values[_STATE] == READY:
                 return self.start(now, 1 - player)
             return self._refuse_stamp(now)
-        e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-        if e < 0:
-            e = 0
-        elif e > MAX_MS:
-            e = MAX_MS
-        o = player * _PLAYER
-        pre = st[o + _PRE]
-        base = st[o + _BASE]
-        charged = e - pre if e > pre else 0
-        left = st[o + _LEFT] - charged + (base - pre if base > pre else 0)
+        elapsed = (
+            values[_USED] + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        )
+        if elapsed < 0:
+            elapsed = 0
+        elif elapsed > MAX_MS:
+            elapsed = MAX_MS
+        slot = player * _PLAYER
+        pre = values[slot + _PRE]
+        base = values[slot + _BASE]
+        charged = elapsed - pre if elapsed > pre else 0
+        left = values[slot + _LEFT] - charged + (base - pre if base > pre else 0)
         # The short way: only the stage time could have run out, and it has not.
         plain = left >= 0 and self._plans[player][0] == _BARE
         bits = DONE
         if not plain:
             bits |= self.update(now)
-            if st[_STATE] != RUNNING:
+            if values[_STATE] != RUNNING:
                 return bits & ~DONE
         _version = (_version + 2) & 0x3FFFFFFE
         self._version = _version
-        st[_USED] = e
-        st[_RUN_START] = now
-        self._undo[_WHOLE] = st
+        values[_USED] = elapsed
+        values[_RUN_START] = now
+        self._before_press[_WHOLE] = values
         if plain:
-            st[o + _BASE] = e
-            st[o + _LEFT] = left
+            values[slot + _BASE] = elapsed
+            values[slot + _LEFT] = left
         else:
-            self._run(o, player, e)
+            self._run(slot, player, elapsed)
             self._note_flags(player)
         # The move is over: increments, and on through quotas.
-        moves = st[o + _MOVES] + 1
-        st[o + _MOVES] = moves
+        moves = values[slot + _MOVES] + 1
+        values[slot + _MOVES] = moves
         setup = self.setup
         plan = self._plans[player]
         if plan[0] == _UNTIMED:
-            st[o + _LEFT] += e if st[o + _LEFT] + e < MAX_MS else 0
+            values[slot + _LEFT] += elapsed if values[slot + _LEFT] + elapsed < MAX_MS else 0
         else:
-            free = moves == 1 and setup.start_ms  # the first move, on the start clock
-            index = st[o + _STAGE]
+            on_start_clock = moves == 1 and setup.start_ms  # the first move
+            index = values[slot + _STAGE]
             control = self._controls[player]
             stage = control.stages[index]
             gain = plan[_GAIN_AT + 3 * index]
-            if control.move_ms is not None and not free:
-                unused = st[o + _PRE] - e
+            if control.move_ms is not None and not on_start_clock:
+                unused = values[slot + _PRE] - elapsed
                 if unused > 0:
-                    self._add_time(o, player, unused * control.reserve_percent // 100)
+                    self._add_time(slot, player, unused * control.reserve_percent // 100)
                 # As AEI and arimaa-server: after every move, a reserve above L is cut to L.
                 cap = control.reserve_limit_ms
-                if cap and st[o + _LEFT] > cap:
-                    st[o + _LEFT] = cap
+                if cap and values[slot + _LEFT] > cap:
+                    values[slot + _LEFT] = cap
             elif gain:
-                spent = st[o + _SPENT] + (0 if free else e)
+                spent = values[slot + _SPENT] + (0 if on_start_clock else elapsed)
                 if moves % stage.increment_every:
-                    st[o + _SPENT] = spent if spent < MAX_MS else MAX_MS
+                    values[slot + _SPENT] = spent if spent < MAX_MS else MAX_MS
                 else:
-                    st[o + _SPENT] = 0
+                    values[slot + _SPENT] = 0
                     if spent < gain and stage.mode == BRONSTEIN:
                         gain = spent
-                    left = st[o + _LEFT] + gain  # _add_time, written out
+                    left = values[slot + _LEFT] + gain  # _add_time, written out
                     cap = control.max_ms
                     if cap and left > cap:
                         left = cap
-                    st[o + _LEFT] = left if left < MAX_MS else MAX_MS
+                    values[slot + _LEFT] = left if left < MAX_MS else MAX_MS
             quota = stage.moves
-            if quota and st[o + _IN_STAGE] + 1 >= quota:
-                bits |= self._quota_met(o, player, index)
+            if quota and values[slot + _IN_STAGE] + 1 >= quota:
+                bits |= self._quota_met(slot, player, index)
             else:
-                st[o + _IN_STAGE] += 1
+                values[slot + _IN_STAGE] += 1
         other = 1 - player
         if setup.hourglass:
             self._add_time(other * _PLAYER, other, charged)
-        st[_PLAYED] += e
-        plies = st[_PLIES] + 1
-        st[_PLIES] = plies
-        st[_CAN_UNDO] = 1
-        st[_TURN] = other
-        st[_USED] = 0
-        st[_RUN_START] = now
-        o = other * _PLAYER  # the other's move begins: _begin_move(other), written out
-        st[o + _BASE] = 0
+        values[_PLAYED] += elapsed
+        plies = values[_PLIES] + 1
+        values[_PLIES] = plies
+        values[_CAN_UNDO] = 1
+        values[_TURN] = other
+        values[_USED] = 0
+        values[_RUN_START] = now
+        slot = other * _PLAYER  # the other's move begins: _begin_move(other), written out
+        values[slot + _BASE] = 0
         plan = self._plans[other]
         if plan[0] == _UNTIMED:
-            st[o + _PRE] = 0
+            values[slot + _PRE] = 0
         else:
-            at = 3 * st[o + _STAGE]
+            stage_at = 3 * values[slot + _STAGE]
             start_ms = setup.start_ms
-            st[o + _PRE] = start_ms if start_ms and st[o + _MOVES] == 0 else plan[_PRE_AT + at]
-            fischer = plan[_FISCHER_AT + at]
+            values[slot + _PRE] = (
+                start_ms if start_ms and values[slot + _MOVES] == 0 else plan[_PRE_AT + stage_at]
+            )
+            fischer = plan[_FISCHER_AT + stage_at]
             if fischer:
-                left = st[o + _LEFT] + fischer  # _add_time, written out
+                left = values[slot + _LEFT] + fischer  # _add_time, written out
                 cap = self._controls[other].max_ms
                 if cap and left > cap:
                     left = cap
-                st[o + _LEFT] = left if left < MAX_MS else MAX_MS
-        self._told_stage = st[o + _STAGE]  # _tell_from(other), written out
-        self._told_periods = st[o + _PERIODS]
-        self._told_marks = st[o + _MARKS]
+                values[slot + _LEFT] = left if left < MAX_MS else MAX_MS
+        self._told_stage = values[slot + _STAGE]  # _tell_from(other), written out
+        self._told_periods = values[slot + _PERIODS]
+        self._told_marks = values[slot + _MARKS]
         limit = setup.limit_turns
         if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
@@ -671,57 +712,57 @@ class Game:
     def pause(self, now):
         """DONE, with what update() had not told yet; update()'s bits alone when the game had
         ended; 0 when not running."""
-        st = self._st
-        if st[_STATE] != RUNNING:
+        values = self._values
+        if values[_STATE] != RUNNING:
             return 0
         bits = self.update(now)
-        if st[_STATE] != RUNNING:
+        if values[_STATE] != RUNNING:
             return bits
         self._changed()
-        st[_STATE] = PAUSED
+        values[_STATE] = PAUSED
         return bits | DONE
 
     def resume(self, now):
-        st = self._st
-        if st[_STATE] != PAUSED or not ticks.is_stamp(now):
+        values = self._values
+        if values[_STATE] != PAUSED or not ticks.is_stamp(now):
             return self._refuse_stamp(now)
         self._changed()
-        st[_STATE] = RUNNING
-        st[_RUN_START] = now
+        values[_STATE] = RUNNING
+        values[_RUN_START] = now
         return DONE
 
     def undo(self, now):
         """Take back the last press: the exact state before it, the same clock running again."""
-        st = self._st
-        if st[_CAN_UNDO] != 1 or st[_STATE] not in (RUNNING, PAUSED):
+        values = self._values
+        if values[_CAN_UNDO] != 1 or values[_STATE] not in (RUNNING, PAUSED):
             return 0
         self._changed()
-        state = st[_STATE]
-        st[_WHOLE] = self._undo
-        st[_STATE] = state
-        st[_RUN_START] = now
-        st[_CAN_UNDO] = 0
-        self._tell_from(st[_TURN])
+        state = values[_STATE]
+        values[_WHOLE] = self._before_press
+        values[_STATE] = state
+        values[_RUN_START] = now
+        values[_CAN_UNDO] = 0
+        self._tell_from(values[_TURN])
         return DONE
 
     # --- arbiter --------------------------------------------------------------------------
 
     def _settle(self, player):
         """In a pause: charge the mover's move so far, so that an edit starts from the display."""
-        st = self._st
-        if st[_STATE] == PAUSED and st[_TURN] == player:
-            self._run(player * _PLAYER, player, st[_USED])
+        values = self._values
+        if values[_STATE] == PAUSED and values[_TURN] == player:
+            self._run(player * _PLAYER, player, values[_USED])
 
     def _editable(self):
-        st = self._st
-        if st[_STATE] not in (READY, PAUSED):
+        values = self._values
+        if values[_STATE] not in (READY, PAUSED):
             raise ClockError("pause the clock first")
         self._changed()
-        st[_CAN_UNDO] = 0
+        values[_CAN_UNDO] = 0
 
     def _edited(self):
         """An arbiter's edit is done: the mover's changes are told from what it left."""
-        self._tell_from(self._st[_TURN])
+        self._tell_from(self._values[_TURN])
         return DONE
 
     def adjust_time(self, player, delta_ms):
@@ -729,43 +770,43 @@ class Game:
         self._editable()
         check_ms(delta_ms if delta_ms >= 0 else -delta_ms, "time correction")
         self._settle(player)
-        o = player * _PLAYER
-        left = self._st[o + _LEFT] + delta_ms
-        self._st[o + _LEFT] = 0 if left < 0 else (left if left < MAX_MS else MAX_MS)
+        slot = player * _PLAYER
+        left = self._values[slot + _LEFT] + delta_ms
+        self._values[slot + _LEFT] = 0 if left < 0 else (left if left < MAX_MS else MAX_MS)
         return self._edited()
 
     def set_time(self, player, ms):
         self._editable()
         check_ms(ms, "time")
         self._settle(player)
-        self._st[player * _PLAYER + _LEFT] = ms
+        self._values[player * _PLAYER + _LEFT] = ms
         return self._edited()
 
     def set_moves(self, player, moves):
         """Correct a player's move counter; the stage's quota count moves with it."""
         self._editable()
         check_count(moves, "move counter")
-        st = self._st
-        o = player * _PLAYER
+        values = self._values
+        slot = player * _PLAYER
         stages = self._controls[player].stages
-        in_stage = st[o + _IN_STAGE] + moves - st[o + _MOVES]
-        quota = stages[st[o + _STAGE]].moves if stages else 0
+        in_stage = values[slot + _IN_STAGE] + moves - values[slot + _MOVES]
+        quota = stages[values[slot + _STAGE]].moves if stages else 0
         if quota and in_stage > quota - 1:
             in_stage = quota - 1
-        st[o + _IN_STAGE] = in_stage if in_stage > 0 else 0
-        st[o + _MOVES] = moves
+        values[slot + _IN_STAGE] = in_stage if in_stage > 0 else 0
+        values[slot + _MOVES] = moves
         return self._edited()
 
     def end_by_arbiter(self, now):
-        st = self._st
-        if st[_STATE] == RUNNING:
+        values = self._values
+        if values[_STATE] == RUNNING:
             bits = self.update(now)
-            if st[_STATE] == OVER:
+            if values[_STATE] == OVER:
                 return bits
-        elif st[_STATE] == OVER:
+        elif values[_STATE] == OVER:
             return 0
-        if st[_STATE] != READY:
-            self._run(st[_TURN] * _PLAYER, st[_TURN], st[_USED])
+        if values[_STATE] != READY:
+            self._run(values[_TURN] * _PLAYER, values[_TURN], values[_USED])
         self._finish(ARBITER, -1, now)
         return DONE | GAME_OVER
 
@@ -782,22 +823,26 @@ class Game:
             follow = out._follow
             if follow == _STILL:
                 return out
-            st = self._st
-            e = st[_USED] + ((now - st[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-            if e < 0:
-                e = 0
-            elif e > MAX_MS:
-                e = MAX_MS
+            values = self._values
+            elapsed = (
+                values[_USED]
+                + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK)
+                - _TICKS_HALF
+            )
+            if elapsed < 0:
+                elapsed = 0
+            elif elapsed > MAX_MS:
+                elapsed = MAX_MS
             pre = out._pre
             if follow == _UP:
-                out.time_ms = out._anchor + (e - pre if e > pre else 0)
+                out.time_ms = out._anchor + (elapsed - pre if elapsed > pre else 0)
                 return out
-            pre_left = pre - e if pre > e else 0
+            pre_left = pre - elapsed if pre > elapsed else 0
             if follow == _START:
                 out.start_ms = pre_left
                 return out
-            if e >= out._since:
-                left = out._anchor - (e - pre if e > pre else 0)
+            if elapsed >= out._since:
+                left = out._anchor - (elapsed - pre if elapsed > pre else 0)
                 if left >= 0:
                     if follow == _DOWN:
                         out.time_ms = left
@@ -811,42 +856,41 @@ class Game:
         return self._view(player, now, out)
 
     def _view(self, player, now, out):
-        st = self._st
+        values = self._values
         control = self._controls[player]
         stages = control.stages
-        state = st[_STATE]
+        state = values[_STATE]
         started = state == RUNNING or state == PAUSED
-        on_move = started and st[_TURN] == player
-        mover_e = self.elapsed(now) if started else 0
-        o = player * _PLAYER
+        on_move = started and values[_TURN] == player
+        mover_elapsed = self.elapsed(now) if started else 0
+        slot = player * _PLAYER
         if on_move:
-            self._copy(o, _SCRATCH)
-            self._run(_SCRATCH, player, mover_e)
-            o = _SCRATCH
+            self._what_if(player, mover_elapsed)
+            slot = _SCRATCH
         follow = _STILL
         out.running = on_move and state == RUNNING
-        out.moves = st[o + _MOVES]
-        out.penalty_ms = st[o + _PENALTY]
-        marks = st[o + _MARKS]
+        out.moves = values[slot + _MOVES]
+        out.penalty_ms = values[slot + _PENALTY]
+        marks = values[slot + _MARKS]
         out.soft_timeout = marks & MARK_SOFT != 0
         flagged = marks & MARK_FLAG != 0
         out.flagged = flagged
-        first = st[_FIRST_FLAG]
-        out.flagged_first = flagged and (first == -1 or first == player)
+        first_flag = values[_FIRST_FLAG]
+        out.flagged_first = flagged and (first_flag == -1 or first_flag == player)
         out.delay_ms = 0
         out.start_ms = -1
         out.reserve_ms = -1
         out.periods_left = -1
         out.moves_left = -1
-        out.stage = st[o + _STAGE]
+        out.stage = values[slot + _STAGE]
         out.counting_up = False
-        pre = st[o + _PRE]
-        pre_left = pre - mover_e if on_move else pre
+        pre = values[slot + _PRE]
+        pre_left = pre - mover_elapsed if on_move else pre
         if pre_left < 0:
             pre_left = 0
-        left = st[o + _LEFT]
+        left = values[slot + _LEFT]
         if not stages:
-            out.time_ms = left + (mover_e if on_move else 0)
+            out.time_ms = left + (mover_elapsed if on_move else 0)
             out.counting_up = True
             if out.running:
                 follow = _UP
@@ -860,10 +904,10 @@ class Game:
             # Until its next period or stage, the move's figures run as in view()'s short way.
             follow = _DOWN
             out._pre = pre
-            out._anchor = left + (mover_e - pre if mover_e > pre else 0)
-            out._since = mover_e
+            out._anchor = left + (mover_elapsed - pre if mover_elapsed > pre else 0)
+            out._since = mover_elapsed
         start_ms = self.setup.start_ms
-        if start_ms and st[o + _MOVES] == 0 and state != READY:
+        if start_ms and values[slot + _MOVES] == 0 and state != READY:
             out.start_ms = pre_left if on_move else start_ms
             if follow != _STILL:
                 follow = _START
@@ -872,23 +916,23 @@ class Game:
             out.time_ms = pre_left if on_move else control.move_ms
             if follow != _STILL:
                 follow = _MOVE_TIME
-        elif on_move and stages[st[o + _STAGE]].mode == DELAY:
+        elif on_move and stages[values[slot + _STAGE]].mode == DELAY:
             out.delay_ms = pre_left
             if follow != _STILL:
                 follow = _DELAY
-        if self.setup.hourglass and st[_TURN] != player and started:
-            mover_pre = st[(1 - player) * _PLAYER + _PRE]
+        if self.setup.hourglass and values[_TURN] != player and started:
+            mover_pre = values[(1 - player) * _PLAYER + _PRE]
             if state == RUNNING:
                 follow = _UP
                 out._anchor = out.time_ms
                 out._pre = mover_pre
-            out.time_ms += mover_e - mover_pre if mover_e > mover_pre else 0
+            out.time_ms += mover_elapsed - mover_pre if mover_elapsed > mover_pre else 0
             out.counting_up = state == RUNNING
-        stage = stages[st[o + _STAGE]]
+        stage = stages[values[slot + _STAGE]]
         if stage.is_period():
-            out.periods_left = st[o + _PERIODS]
+            out.periods_left = values[slot + _PERIODS]
         if stage.moves:
-            out.moves_left = stage.moves - st[o + _IN_STAGE]
+            out.moves_left = stage.moves - values[slot + _IN_STAGE]
         out._follow = follow
         out._filled = self._version + player
         return out
@@ -896,56 +940,53 @@ class Game:
     def next_event(self, now):
         """The stamp of the next change of state of the move in progress (a flag, a period or
         stage running out, a limit), or None when nothing is due."""
-        st = self._st
-        if st[_STATE] != RUNNING:
+        values = self._values
+        if values[_STATE] != RUNNING:
             return None
         if self._event_version == self._version:
             # The last answer holds for any `now` from the one it was for up to the event.
-            at = self._event_at
+            event_at = self._event_at
             since = ((now - self._event_from + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-            if since >= 0 and ((at - now + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF > 0:
-                return at
-        at = self._next_event(now)
-        if at is not None:
+            if since >= 0 and ((event_at - now + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF > 0:
+                return event_at
+        event_at = self._next_event(now)
+        if event_at is not None:
             self._event_version = self._version
             self._event_from = now
-            self._event_at = at
-        return at
+            self._event_at = event_at
+        return event_at
 
     def _next_event(self, now):
-        st = self._st
-        player = st[_TURN]
-        e = self.elapsed(now)
-        self._copy(player * _PLAYER, _SCRATCH)
-        end = self._run(_SCRATCH, player, e)
+        values = self._values
+        player = values[_TURN]
+        elapsed = self.elapsed(now)
+        end = self._what_if(player, elapsed)
         if end >= 0:
-            return ticks.add(now, end - e if end > e else 0)
+            return ticks.add(now, end - elapsed if end > elapsed else 0)
         due = MAX_MS
         if (
             end == _NO_END
             and self._controls[player].stages
-            and not (self.setup.start_ms and st[_SCRATCH + _MOVES] == 0)
+            and not (self.setup.start_ms and values[_SCRATCH + _MOVES] == 0)
         ):
-            pre_left = st[_SCRATCH + _PRE] - e
-            due = st[_SCRATCH + _LEFT] + (pre_left if pre_left > 0 else 0) + 1
+            pre_left = values[_SCRATCH + _PRE] - elapsed
+            due = values[_SCRATCH + _LEFT] + (pre_left if pre_left > 0 else 0) + 1
             if pre_left > 0 and pre_left < due:
                 due = pre_left
-        self._copy(player * _PLAYER, _SCRATCH)
-        end = self._run(_SCRATCH, player, MAX_MS)
-        if end >= 0 and end - e < due:
-            due = end - e
+        end = self._what_if(player, MAX_MS)
+        if end >= 0 and end - elapsed < due:
+            due = end - elapsed
         if due >= MAX_MS:
             return None
         return ticks.add(now, due)
 
     def flag_at(self):
         """The stamp at which the move in progress ends the game if no lever is pressed."""
-        st = self._st
-        if st[_STATE] != RUNNING:
+        values = self._values
+        if values[_STATE] != RUNNING:
             return None
-        player = st[_TURN]
-        self._copy(player * _PLAYER, _SCRATCH)
-        end = self._run(_SCRATCH, player, MAX_MS)
+        player = values[_TURN]
+        end = self._what_if(player, MAX_MS)
         if end < 0:
             return None
-        return ticks.add(st[_RUN_START], end - st[_USED])
+        return ticks.add(values[_RUN_START], end - values[_USED])

@@ -82,7 +82,7 @@ def same(kept, fresh, what):
 def twin(game):
     """The same game in a new Game object: nothing kept from earlier calls."""
     other = Game(game.setup)
-    other._st[:] = game._st
+    other._values[:] = game._values
     # What update() told already is the game's too: the twin tells the same changes.
     other._told_stage, other._told_periods = game._told_stage, game._told_periods
     other._told_marks = game._told_marks
