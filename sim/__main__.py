@@ -30,6 +30,9 @@ def replay_command(args):
     except (PresetError, replaying.ReplayError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 2
+    from notation.describe import describe
+
+    print("replaying %s" % describe(setup), file=sys.stderr)  # how the preset was read
     try:
         replaying.write(replaying.replay(setup, elapsed), sys.stdout)
         sys.stdout.flush()

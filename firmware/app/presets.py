@@ -109,9 +109,9 @@ class Presets:
         self.storage.write(FILE, ("\n".join(lines) + "\n").encode())
 
     def add(self, name, spec):
-        """Add (or replace the preset of the same name); refuse an invalid one, storing nothing."""
-        preset = Preset(check_name(name), spec.strip())
-        preset.setup()  # refuses an invalid preset before anything is stored
+        """Add (or replace the preset of the same name); refuse an invalid one, storing nothing.
+        The text is stored with its notation's prefix ("5+3" as "chessclock:5+3")."""
+        preset = Preset(check_name(name), notation.prefixed(spec.strip()))
         for index, item in enumerate(self.items):
             if item.name == preset.name:
                 self.items[index] = preset

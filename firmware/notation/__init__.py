@@ -20,6 +20,24 @@ def parse(text):
         forget()
 
 
+def prefixed(text):
+    """`text` with the name of the notation that reads it in front ("5+3" ->
+    "chessclock:5+3"), as a stored preset keeps it: a later firmware that reads an unprefixed
+    text differently still reads it the same. Raises PresetError as parse() does."""
+    if _SMALL_HEAP:
+        gc.collect()
+    from notation import registry
+
+    try:
+        name, body = registry.split_prefix(text)
+        if name is not None:
+            registry.parse(text)
+            return text
+        return registry.detect(text)[0] + ":" + text
+    finally:
+        forget()
+
+
 def forget():
     """Unload every notation module but `errors`, whose PresetError the app catches."""
     package = sys.modules[__name__]

@@ -1,4 +1,5 @@
-# The chess-clock app notation: up to three phases M/T/I ("40/90/30, G/30/30") and option words.
+# The chess-clock app notation: up to three phases M/T/I ("40/90/30, G/30/30") and option words,
+# or as players say them: minutes + seconds a move ("5+3", "40/90+30, 30+30", "15 min + 10 s").
 from clock.model import (
     ADD,
     FISCHER,
@@ -11,17 +12,21 @@ from clock.model import (
     Stage,
 )
 from notation.errors import PresetError, one_control, quote
-from notation.scan import Scanner
+from notation.scan import DIGITS, Scanner
 from notation.units import MINUTE, SECOND, format_time, read_time
 
 NAME = "chessclock"
 OPTIONS = MODE_NAMES + ("hourglass", "word")
 _MAX_PHASES = 3
+_PHASE = "a time (minutes, as in 5+3), a number of moves or G"
+_INCREMENT = "an increment (seconds, or 1m, 1m30s)"
 
 
 def parse(text, mode=None, hourglass=False, word=False):
-    """`M1/T1/I1, M2/T2/I2, M3/T3/I3 [option words]`; `mode` (a MODE_NAMES word) wins over a
-    mode word in the text, hourglass and word are on if given either way."""
+    """`M1/T1/I1, M2/T2/I2, M3/T3/I3 [option words]`, a phase also `[M/]T+I` or `T`; `mode` (a
+    MODE_NAMES word) wins over a mode word in the text, hourglass and word are on if given
+    either way. A phase without a move count ends with the game, or as `T+I` or `T` before
+    another phase, when its time runs out (a flag, then play goes on in the next phase)."""
     scanner = Scanner(NAME, text)
     if mode is not None and mode not in MODE_NAMES:
         raise PresetError(
@@ -36,7 +41,7 @@ def parse(text, mode=None, hourglass=False, word=False):
         if not scanner.accept(","):
             scanner.pos = before
             break
-        if phases[-1][0] == 0:
+        if phases[-1][0] == 0 and not phases[-1][4]:
             scanner.error("nothing may follow a G phase (the rest of the game)", comma)
         if len(phases) == _MAX_PHASES:
             scanner.error("at most %d phases" % _MAX_PHASES, comma)
@@ -58,21 +63,53 @@ def parse(text, mode=None, hourglass=False, word=False):
 
 
 def _phase(scanner):
+    """(moves, duration, increment, start, ends_on_time) of one phase."""
     start = scanner.pos
     if scanner.accept("G"):
         moves = 0
     else:
-        moves = scanner.integer("a number of moves or G")
+        run = scanner.digits()
+        scanner.pos = start
+        if not run or scanner.text[start + len(run) : start + len(run) + 1] != "/":
+            duration, increment = _time_plus_increment(scanner, _PHASE)
+            return 0, duration, increment, start, True
+        moves = scanner.integer("a number of moves")
         if moves == 0:
             scanner.error("a phase needs at least 1 move (G: the rest of the game)", start)
         if moves > MAX_COUNT:
             scanner.error("at most %d moves in a phase" % MAX_COUNT, start)
-    scanner.expect("/", '"/" after the number of moves')
-    duration = read_time(scanner, MINUTE, "a time (minutes, or with units as in 1h30m)")
-    increment = 0
+    scanner.expect("/", '"/" after the number of moves' if moves else '"/" after G')
+    duration = read_time(
+        scanner, MINUTE, "a time (minutes, or with units as in 1h30m)", spoken=True
+    )
     if scanner.accept("/"):
-        increment = read_time(scanner, SECOND, "an increment (seconds, or 1m, 1m30s)", "ms")
-    return moves, duration, increment, start
+        increment = read_time(scanner, SECOND, _INCREMENT, "ms", spoken=True)
+    else:
+        increment = _plus_increment(scanner)
+    return moves, duration, increment, start, False
+
+
+def _time_plus_increment(scanner, expected):
+    """`T`, `T+I` or `T + I s/move`: minutes (or units) and an increment in seconds."""
+    duration = read_time(scanner, MINUTE, expected, spoken=True)
+    return duration, _plus_increment(scanner)
+
+
+def _plus_increment(scanner):
+    """The increment of ` + I`, `+I/move` or `+ I per move` if one comes next, else 0."""
+    before = scanner.pos
+    scanner.skip_spaces()
+    if not scanner.accept("+"):
+        scanner.pos = before
+        return 0
+    scanner.skip_spaces()
+    increment = read_time(scanner, SECOND, _INCREMENT, "ms", spoken=True)
+    if not scanner.accept_word("/move"):
+        before = scanner.pos
+        scanner.skip_spaces()
+        if not scanner.accept_word("per move") or scanner.peek().isalpha():
+            scanner.pos = before
+    return increment
 
 
 def _words(scanner):
@@ -84,15 +121,22 @@ def _words(scanner):
         scanner.skip_spaces()
         if scanner.at_end():
             return words
+        after_number = before > 0 and scanner.text[before - 1] in DIGITS
         if scanner.pos == before:
-            scanner.fail('",", a space and an option word, or the end')
+            unit = "a unit (h, min, s), " if after_number else ""
+            scanner.fail(unit + '",", a space and an option word, or the end')
         start = scanner.pos
         while scanner.peek() not in ("", " ", "\t"):
             scanner.pos += 1
         found = scanner.text[start : scanner.pos]
         if found not in OPTIONS:
+            unit = ""
+            if after_number and found[0].isalpha():
+                unit = " (or a unit after the number: h, min, s)"
             scanner.error(
-                "unknown option %s, expected one of %s" % (quote(found), ", ".join(OPTIONS)), start
+                "unknown option %s, expected one of %s%s"
+                % (quote(found), ", ".join(OPTIONS), unit),
+                start,
             )
         if found in words:
             scanner.error("the option %s is given twice" % found, start)
@@ -105,7 +149,7 @@ def _words(scanner):
 
 def _setup(scanner, phases, mode, hourglass, word):
     stages = []
-    for moves, duration, increment, start in phases:
+    for moves, duration, increment, start, _ends_on_time in phases:
         try:
             stages.append(
                 Stage(
@@ -137,8 +181,12 @@ def format(setup):
         _cannot("more than %d phases" % _MAX_PHASES)
     modes = []
     phases = []
-    for index, stage in enumerate(stages):
-        phases.append(_format_stage(stage, index == len(stages) - 1))
+    # A phase that ends when its time runs out reads T+I; the game's last phase then too.
+    plus_form = False
+    for stage in stages[:-1]:
+        plus_form = plus_form or stage.moves == 0
+    for stage in stages:
+        phases.append(_format_stage(stage, plus_form))
         if stage.increment_ms and stage.mode not in modes:
             modes.append(stage.mode)
     if len(modes) > 1:
@@ -156,7 +204,7 @@ def format(setup):
     return text
 
 
-def _format_stage(stage, last):
+def _format_stage(stage, plus_form):
     if stage.periods > 1:
         _cannot("byo-yomi periods")
     if stage.on_enter != ADD or stage.on_repeat != ADD:
@@ -165,11 +213,11 @@ def _format_stage(stage, last):
         _cannot("a time-out that does not flag")
     if stage.increment_ms and stage.increment_every > 1:
         _cannot("an increment every several moves")
-    if stage.moves == 0 and not last:
-        _cannot("a phase after a rest-of-game phase")
     duration = format_time(stage.duration_ms, MINUTE)
     if duration is None or stage.increment_ms % SECOND:
         _cannot("times finer than a second")
+    if plus_form and not stage.moves:
+        return "%s+%d" % (duration, stage.increment_ms // SECOND)
     text = "%s/%s" % (stage.moves or "G", duration)
     if stage.increment_ms:
         text += "/%d" % (stage.increment_ms // SECOND)

@@ -1,6 +1,6 @@
 # cutechess-cli time controls: `tc=[moves/][hg]time[+increment]`, `tc=inf` and `st=seconds`.
 from clock.model import Stage, Control, Setup, ClockError, FISCHER, ADD, SET, FLAG
-from notation.errors import PresetError
+from notation.errors import ZERO_TIME, PresetError
 from notation.scan import DIGITS, Scanner, seconds_text
 
 NAME = "cutechess"
@@ -19,7 +19,7 @@ def parse(text):
         ms = scan.seconds_ms("the time per move in seconds")
         scan.end()
         if not ms:
-            scan.error("the time per move must be more than 0 seconds", at)
+            raise PresetError(NAME, text, None, ZERO_TIME)
         return Setup(_control(scan, at, ms, moves=1, on_enter=SET, on_repeat=SET))
     _word(scan, "tc=")
     if _word(scan, "inf"):
@@ -40,6 +40,8 @@ def parse(text):
     if scan.accept("+"):
         increment = scan.seconds_ms("the increment in seconds")
     scan.end('"+" and an increment, or the end of the time control')
+    if not ms and not increment:
+        raise PresetError(NAME, text, None, ZERO_TIME)
     if not ms:
         scan.error("the time per control must be more than 0 seconds", at)
     if hourglass and (moves or increment):

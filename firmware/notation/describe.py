@@ -1,5 +1,6 @@
-# One line a player reads: "90 min + 30 s/move; +30 min after move 40".
-from clock.model import ADD, BRONSTEIN, DELAY, SET, SOFT
+# One line a player reads: "90 min + 30 s/move; +30 min after move 40". ASCII only: it goes
+# over the clock's serial line.
+from clock.model import ADD, BRONSTEIN, DELAY, FLAG, SET, SOFT
 
 
 def duration(ms):
@@ -25,7 +26,7 @@ def _increment(stage):
     if not stage.increment_ms:
         return ""
     amount = duration(stage.increment_ms)
-    every = "move" if stage.increment_every == 1 else "%d moves" % stage.increment_every
+    every = _moves(stage.increment_every)
     if stage.mode == BRONSTEIN:
         return ", Bronstein %s/%s" % (amount, every)
     if stage.mode == DELAY:
@@ -33,17 +34,21 @@ def _increment(stage):
     return " + %s/%s" % (amount, every)
 
 
+def _moves(count):
+    return "move" if count == 1 else "%d moves" % count
+
+
 def _overtime(stage):
     """A stage entered when the time before it runs out (byo-yomi, Canadian, per move)."""
     time = duration(stage.duration_ms)
     if stage.moves == 1 and stage.on_repeat == SET:
         if stage.periods > 1:
-            return "%d × %s byo-yomi" % (stage.periods, time)
+            return "%dx%s byo-yomi" % (stage.periods, time)
         return "%s per move" % time
     if stage.moves > 1 and stage.on_repeat == SET:
         return "%d moves in %s" % (stage.moves, time)
     if stage.moves:
-        return "%s for each %d moves" % (time, stage.moves)
+        return "%s for each %s" % (time, _moves(stage.moves))
     return time + _increment(stage)
 
 
@@ -74,14 +79,15 @@ def _control(control):
                 if stage.increment_ms != before.increment_ms or stage.mode != before.mode:
                     added += _increment(stage) if stage.increment_ms else ", no increment"
                 text += "; %s after move %d" % (added, played)
+                repeat_told = False
         else:
-            soft = "soft time-out, " if before.on_expire == SOFT else ""
-            text += "; %sthen %s" % (soft, _overtime(stage))
-            repeat_told = _is_block(stage) or stage.moves == 0
+            ending = {SOFT: "soft time-out, ", FLAG: "flag, "}.get(before.on_expire, "")
+            text += "; %sthen %s" % (ending, _overtime(stage))
+            repeat_told = True  # _overtime says how a stage with a move quota repeats
     last = stages[-1]
     if last.moves and not repeat_told:
         how = "+" if last.on_repeat == ADD else "back to "
-        text += "; %s%s every %d moves" % (how, duration(last.duration_ms), last.moves)
+        text += "; %s%s every %s" % (how, duration(last.duration_ms), _moves(last.moves))
     if control.max_ms:
         text += ", at most " + duration(control.max_ms)
     if control.move_limit_ms:

@@ -15,9 +15,26 @@ class PresetError(ClockError):
 
 def describe(notation, text, position, problem):
     shown = text if len(text) <= 60 else text[:57] + "..."
+    # "preset" names no notation: the message starts 'preset "..."', not 'preset preset'.
+    head = "preset" if notation == "preset" else notation + " preset"
     if position is None:
-        return "%s preset %s: %s" % (notation, quote(shown), problem)
-    return "%s preset %s, at character %d: %s" % (notation, quote(shown), position + 1, problem)
+        return "%s %s: %s" % (head, quote(shown), problem)
+    return "%s %s, at character %d: %s" % (head, quote(shown), position + 1, problem)
+
+
+ZERO_TIME = "no time to play: a control needs a time, an increment or a move time above 0"
+
+
+def refuse_zero_time(notation, text, setup):
+    """Refuse a setup in which a player can never have any time (untimed is fine)."""
+    for control in (setup.first, setup.second):
+        if not control.stages or control.move_ms:
+            continue
+        for stage in control.stages:
+            if stage.duration_ms or stage.increment_ms:
+                break
+        else:
+            raise PresetError(notation, text, None, ZERO_TIME)
 
 
 def quote(text):

@@ -1,6 +1,6 @@
 # GTP time commands: `time_settings` (GTP 2, Canadian byo-yomi) and KGS's `kgs-time_settings`.
 from clock.model import Stage, Control, Setup, ClockError, ADD, SET, NEXT, FLAG, MAX_MS
-from notation.errors import PresetError, one_control
+from notation.errors import PresetError, one_control, refuse_zero_time
 from notation.scan import Scanner
 
 NAME = "gtp"
@@ -31,6 +31,7 @@ def parse(text):
     while scan.peek() and scan.peek() in "\r\n":
         scan.pos += 1
     scan.end("the end of the command")
+    refuse_zero_time(NAME, text, setup)
     return setup
 
 
@@ -83,9 +84,7 @@ def _kgs(scan):
 
 
 def _absolute(scan, main):
-    if not main[0]:
-        scan.error("a main time of 0 with no byo-yomi leaves no time at all", main[1])
-    try:
+    try:  # a main time of 0 gives no time at all: parse() refuses it, as every notation does
         return Setup(Control([Stage(main[0] * 1000)]))
     except ClockError as error:
         scan.error(str(error), main[1])

@@ -1,7 +1,7 @@
 # OGS (online-go.com) time_control objects: its six systems, with times in seconds.
 from clock.model import FISCHER_AFTER, FLAG, MAX_COUNT, MAX_MS, NEXT, SET
 from clock.model import ClockError, Control, Setup, Stage
-from notation.errors import PresetError
+from notation.errors import PresetError, refuse_zero_time
 from notation.pcn import load, show
 
 NAME = "ogs"
@@ -17,7 +17,9 @@ FIELDS = {
     "none": (),
 }
 _COUNTS = ("periods", "stones_per_period")
-_MAY_BE_ZERO = ("main_time", "time_increment")
+# A zero total_time or per_move gives no time at all: parse() refuses that as every notation
+# does, with the same message.
+_MAY_BE_ZERO = ("main_time", "time_increment", "total_time", "per_move")
 # Keys OGS sends alongside that say nothing the clock runs on (challenge limits, speed class,
 # the correspondence weekend pause).
 _IGNORED = ("system", "time_control", "speed", "pause_on_weekend", "pause_on_weekends")
@@ -29,7 +31,9 @@ _IGNORED_BY_SYSTEM = {
 
 def parse(text):
     """A time_control object, e.g. {"time_control": "byoyomi", "main_time": 600, ...}."""
-    return from_object(load(text, NAME, "JSON"), text)
+    setup = from_object(load(text, NAME, "JSON"), text)
+    refuse_zero_time(NAME, text, setup)
+    return setup
 
 
 def from_object(tc, text, numbers=None):

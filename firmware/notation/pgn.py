@@ -11,12 +11,16 @@ from clock.model import (
     ADD,
     FLAG,
 )
-from notation.errors import PresetError
+from notation.errors import PresetError, refuse_zero_time
 from notation.scan import DIGITS, Scanner, seconds_text
 
 NAME = "pgn"
 _TAG = "TimeControl"
 _MARKS = {FISCHER_AFTER: "+", DELAY: "S", BRONSTEIN: "B"}
+# `0+N` (increment only, as lichess writes it) starts each side with N, at least this.
+_LEAST_START_MS = 3000
+# Unprefixed, only texts with a sign of PGN are PGN: "5+3" and "40/90" are a player's minutes.
+_SIGNS = ":*=SB"
 
 
 def parse(text):
@@ -43,7 +47,9 @@ def parse(text):
         scan.skip_spaces()
         scan.expect("]", '"]" closing the tag')
     scan.end('":", "=" or the end of the time control')
-    return Setup(first, second, hourglass=sand)
+    setup = Setup(first, second, hourglass=sand)
+    refuse_zero_time(NAME, text, setup)
+    return setup
 
 
 def _side(scan):
@@ -56,12 +62,13 @@ def _side(scan):
     if scan.accept("-"):
         return Control([]), False
     if scan.accept("*"):
+        # The sand of both chambers: each player starts with half of it.
         ms = scan.seconds_ms("the sandclock time in seconds")
-        if ms == 0:
-            scan.error("a sandclock needs more than 0 seconds", start + 1)
+        if ms % 2:
+            scan.error("a sandclock's time must halve into whole milliseconds", start + 1)
         if scan.peek() == ":":
             scan.error('a sandclock ("*") must be the only period', scan.pos)
-        return _control(scan, [_stage(scan, start, ms)], start), True
+        return _control(scan, [_stage(scan, start, ms // 2)], start), True
     stages = []
     mode = None
     while True:
@@ -77,6 +84,10 @@ def _side(scan):
         if not stage.moves:
             scan.error("a period for the rest of the game (no move count) must be the last", field)
         scan.pos += 1
+    if not stages[0].duration_ms:
+        for stage in stages:
+            if stage.duration_ms or stage.increment_ms:
+                scan.error("the first period must give more than 0 seconds", start)
     return _control(scan, stages, start), False
 
 
@@ -95,8 +106,6 @@ def _field(scan, first):
         scan.pos = start
     at = scan.pos
     ms = scan.seconds_ms("a number of seconds")
-    if first and ms == 0:
-        scan.error("the first period must give more than 0 seconds", at)
     increment, mode = 0, FISCHER_AFTER
     if scan.accept("+"):
         increment = scan.seconds_ms("the increment in seconds")
@@ -106,6 +115,10 @@ def _field(scan, first):
             scan.error("a period cannot have both an increment and a delay", scan.pos - 1)
         increment = scan.seconds_ms("the delay in seconds")
         mode = DELAY if delay == "S" else BRONSTEIN
+    if first and ms == 0 and increment:
+        if delay:
+            scan.error("the first period must give more than 0 seconds", at)
+        ms = max(increment, _LEAST_START_MS)
     return _stage(scan, start, ms, moves=moves, increment_ms=increment, mode=mode)
 
 
@@ -145,7 +158,7 @@ def _sandclock(control):
         _refuse("a sandclock other than one period for the whole game")
     if not stages[0].duration_ms:
         _refuse("a sandclock of 0 seconds")
-    return "*" + seconds_text(stages[0].duration_ms)
+    return "*" + seconds_text(2 * stages[0].duration_ms)
 
 
 def _check_limits(control):
@@ -194,9 +207,11 @@ def looks_like(text):
     text = text.strip()
     if text.startswith("[" + _TAG) or text in ("?", "-"):
         return True
-    if not text or text[0] not in DIGITS + "*":
+    if not text or text[0] not in DIGITS + "*-":
         return False
+    signed = False
     for char in text:
         if char not in DIGITS + "/+:*=SB.-":
             return False
-    return True
+        signed = signed or char in _SIGNS
+    return signed

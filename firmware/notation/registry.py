@@ -1,5 +1,5 @@
 # Every notation by name: parse with an explicit format, a "name:" prefix, or auto-detection.
-from notation.errors import PresetError
+from notation.errors import PresetError, refuse_zero_time
 
 # Detection order only breaks ties in messages; a text two notations read differently is refused.
 FORMATS = ("chessclock", "arimaa", "ggs", "pcn", "ogs", "pgn", "cutechess", "sgf", "gtp")
@@ -25,6 +25,12 @@ def split_prefix(text):
 
 
 def _parse_as(name, text, mode, hourglass, word):
+    setup = _reading(name, text, mode, hourglass, word)
+    refuse_zero_time(name, text, setup)
+    return setup
+
+
+def _reading(name, text, mode, hourglass, word):
     if name == "pcn" and _is_toml(text):
         from notation import pcn_toml
 
@@ -66,27 +72,16 @@ def parse(text, format="auto", mode=None, hourglass=False, word=False):
 def detect(text, mode=None, hourglass=False, word=False):
     """(format, Setup) for a text exactly one notation reads (or all that read it agree)."""
     readings = []
-    first_error = None
-    for name in FORMATS:
-        if name != "chessclock" and (mode is not None or hourglass or word):
-            continue
+    claimed = []
+    for name in _candidates(mode, hourglass, word):
         if not module(name).looks_like(text):
             continue
         try:
             readings.append((name, _parse_as(name, text, mode, hourglass, word)))
         except PresetError as error:
-            if first_error is None:
-                first_error = error
+            claimed.append((name, error))
     if not readings:
-        if first_error is not None:
-            raise first_error
-        raise PresetError(
-            "preset",
-            text,
-            None,
-            "no notation recognises this; name one with a prefix such as "
-            '"chessclock:" or the format option (%s)' % ", ".join(FORMATS),
-        )
+        raise _nearest_error(text, mode, hourglass, word, claimed)
     name, setup = readings[0]
     for other, other_setup in readings[1:]:
         if other_setup != setup:
@@ -97,6 +92,46 @@ def detect(text, mode=None, hourglass=False, word=False):
                 "ambiguous: %s and %s read it differently; name the format" % (name, other),
             )
     return name, setup
+
+
+def _candidates(mode, hourglass, word):
+    if mode is not None or hourglass or word:
+        return ("chessclock",)
+    return FORMATS
+
+
+def _nearest_error(text, mode, hourglass, word, claimed):
+    """For a text no notation reads: the refusal of the notation that read furthest into it,
+    so that a typo gets that notation's positioned message. A notation that claimed the text
+    wins a tie, and reads it all when its refusal is about the whole text (an OGS object
+    without a field). When none claimed it, a notation that reads it says so (it claims the
+    text only with its prefix); a text no notation gets into gets a general message."""
+    nearest, furthest = None, 0
+    for name, error in claimed:
+        reach = len(text) if error.position is None else error.position
+        if nearest is None or reach > furthest:
+            nearest, furthest = error, reach
+    claimed_names = [name for name, _error in claimed]
+    reader = None
+    for name in _candidates(mode, hourglass, word):
+        if name in claimed_names or (name == "pcn" and _is_toml(text)):
+            continue  # TOML reads any text a little way: its refusal says nothing
+        try:
+            _parse_as(name, text, mode, hourglass, word)
+            reader = reader or name
+        except PresetError as error:
+            if error.position is not None and error.position > furthest:
+                nearest, furthest = error, error.position
+    if reader is not None and not claimed:  # "300.5+2": PGN seconds, but only with the prefix
+        problem = "only %s reads this, and only with its prefix: %s:%s" % (reader, reader, text)
+        return PresetError("preset", text, None, problem)
+    return nearest or PresetError(
+        "preset",
+        text,
+        None,
+        "no notation recognises this; name one with a prefix such as "
+        '"chessclock:" or the format option (%s)' % ", ".join(FORMATS),
+    )
 
 
 def format_as(name, setup):

@@ -1,7 +1,7 @@
 # SGF time properties: TM (main time) and OT (overtime) as KGS, OGS, CGoban and GoGui write them.
 from clock.model import Stage, Control, Setup, ClockError, MAX_MS
 from clock.model import FISCHER_AFTER, ADD, SET, NEXT, FLAG
-from notation.errors import PresetError, one_control
+from notation.errors import ZERO_TIME, PresetError, one_control
 from notation.scan import DIGITS, Scanner, seconds_text
 
 NAME = "sgf"
@@ -21,6 +21,8 @@ def parse(text):
     overtime = None
     if "OT" in props:
         overtime = _overtime(scan, props["OT"][0], props["OT"][1])
+    if "TM" in props and not main and overtime is None:
+        raise PresetError(NAME, text, None, ZERO_TIME)
     return _build(scan, main, overtime)
 
 

@@ -9,12 +9,21 @@ _LETTERS = "hms"
 _LETTER_MS = (HOUR, MINUTE, SECOND)
 
 
-def read_time(scanner, default_ms, expected, letters="hms"):
+# The unit words a spoken time may use ("15 min", "30 sec"), longest first within each unit.
+_WORDS = (
+    ("hours", "hour", "hrs", "hr", "h"),
+    ("minutes", "minute", "mins", "min", "m"),
+    ("seconds", "second", "secs", "sec", "s"),
+)
+
+
+def read_time(scanner, default_ms, expected, letters="hms", spoken=False):
     """Read a time and return it in ms.
 
     A plain number counts in units of `default_ms`. Otherwise numbers carry the unit letters
     allowed in `letters`, in the order h, m, s, each at most once; a number without a letter
-    after the last one takes the next smaller unit (1h30 = 1h30m, 2m15 = 2m15s).
+    after the last one takes the next smaller unit (1h30 = 1h30m, 2m15 = 2m15s). `spoken` also
+    takes unit words and spaces, as people write them: "1 h 30 min", "90 minutes", "30 sec".
     """
     start = scanner.pos
     total = 0
@@ -30,9 +39,10 @@ def read_time(scanner, default_ms, expected, letters="hms"):
             scanner.error("the number %s is too large" % run, at)
         if scanner.peek() == ".":
             scanner.error("decimal numbers are not allowed; use unit letters, as in 1m30s", at)
-        letter = scanner.peek()
-        index = _LETTERS.find(letter) if letter else -1
+        unit_at = scanner.pos
+        index, width = _unit(scanner, spoken)
         if index < 0:
+            scanner.pos = unit_at
             if last < 0:
                 total = int(run) * default_ms
             elif last == len(_LETTERS) - 1:
@@ -40,16 +50,23 @@ def read_time(scanner, default_ms, expected, letters="hms"):
             else:
                 total += int(run) * _LETTER_MS[last + 1]
             break
-        if letter not in letters:
+        if _LETTERS[index] not in letters:
             scanner.error(
-                "the unit %s is not allowed here, only %s" % (letter, ", ".join(letters)),
+                "the unit %s is not allowed here, only %s"
+                % (scanner.text[scanner.pos : scanner.pos + width], ", ".join(letters)),
                 scanner.pos,
             )
         if index <= last:
             scanner.error("unit letters go in the order h, m, s, each at most once", scanner.pos)
-        scanner.pos += 1
+        scanner.pos += width
         total += int(run) * _LETTER_MS[index]
         last = index
+        if spoken:
+            after_unit = scanner.pos
+            scanner.skip_spaces()
+            if not scanner.peek() or scanner.peek() not in "0123456789":
+                scanner.pos = after_unit
+                break
     if total > MAX_MS:
         scanner.error(
             "%s is more than the clock can hold (about 6 days)"
@@ -57,6 +74,23 @@ def read_time(scanner, default_ms, expected, letters="hms"):
             start,
         )
     return total
+
+
+def _unit(scanner, spoken):
+    """(index in h, m, s; length) of the unit at the scanner, leaving it after any spaces
+    before a spoken unit; (-1, 0) when none."""
+    if not spoken:
+        letter = scanner.peek()
+        index = _LETTERS.find(letter) if letter else -1
+        return index, 1
+    scanner.skip_spaces()
+    text = scanner.text
+    for index, words in enumerate(_WORDS):
+        for word in words:
+            end = scanner.pos + len(word)
+            if text[scanner.pos : end].lower() == word and not text[end : end + 1].isalpha():
+                return index, len(word)
+    return -1, 0
 
 
 def format_time(ms, default_ms):

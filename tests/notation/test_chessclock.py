@@ -180,7 +180,7 @@ def test_option_errors():
     refused("G/30 word word", 10, "given twice")
     refused("G/30 delay bronstein", 11, "only one mode")
     refused("G/30 Word", 5, "unknown option")
-    refused("G/30word", 4, 'expected ",", a space and an option word')
+    refused("G/30word", 4, 'expected a unit (h, min, s), ",", a space and an option word')
     refused("G/30 word, 20/10", 5, 'unknown option "word,"')
 
 
@@ -196,20 +196,21 @@ def test_zero_moves():
 
 
 def test_missing_parts():
-    refused("40", 2, 'expected "/" after the number of moves, found the end of the text')
     refused("40/", 3, "expected a time")
-    refused("40/90/30,", 9, "expected a number of moves or G")
+    refused("G", 1, 'expected "/" after G, found the end of the text')
+    refused("40/90/30,", 9, "expected a time (minutes, as in 5+3), a number of moves or G")
     refused("40/90/", 6, "expected an increment")
-    refused("", 0, "expected a number of moves or G")
-    refused("/30", 0, "expected a number of moves or G")
+    refused("40/90+", 6, "expected an increment")
+    refused("", 0, "expected a time (minutes, as in 5+3), a number of moves or G")
+    refused("/30", 0, "expected a time (minutes, as in 5+3), a number of moves or G")
 
 
 def test_bad_characters():
     refused("40/90/x", 6, 'expected an increment (seconds, or 1m, 1m30s), found "x"')
-    refused("1h30x", 1, 'expected "/" after the number of moves, found "h"')
+    refused("1h30x", 4, 'expected a unit (h, min, s), ",", a space and an option word')
     refused("G/1h30x", 6, 'found "x"')
-    refused("g/30", 0, "expected a number of moves or G")
-    refused("40 /60", 2, 'expected "/"')
+    refused("g/30", 0, "expected a time (minutes, as in 5+3), a number of moves or G")
+    refused("40 /60", 3, 'unknown option "/60"')
     refused("40/ 60", 3, "expected a time")
 
 
@@ -236,6 +237,64 @@ def test_too_large():
 def test_not_text():
     error = raises(PresetError, chessclock.parse, None)
     assert "must be text" in str(error)
+
+
+# As players say it: minutes + seconds a move.
+
+
+def test_minutes_plus_seconds():
+    for text, same in (
+        ("5+3", "G/5/3"),
+        ("15+10", "G/15/10"),
+        ("90+30", "G/90/30"),
+        ("1+0", "G/1"),
+        ("5 + 3", "G/5/3"),
+        ("5+3 bronstein hourglass", "G/5/3 bronstein hourglass"),
+        ("40/90+30, 30+30", "40/90/30, G/30/30"),
+        ("40/90 + 30, G/30 + 30", "40/90/30, G/30/30"),
+        ("2m30+1", "G/2m30s/1"),
+    ):
+        assert chessclock.parse(text) == chessclock.parse(same), text
+
+
+def test_a_bare_time_is_minutes():
+    assert chessclock.parse("5") == chessclock.parse("G/5")
+    assert chessclock.parse("1h") == chessclock.parse("G/60")
+    assert chessclock.parse("90 min word") == chessclock.parse("G/90 word")
+
+
+def test_spelled_out_units():
+    for text, same in (
+        ("15m + 10s", "G/15/10"),
+        ("90 min + 30 sec/move", "G/90/30"),
+        ("1h + 30s", "G/60/30"),
+        ("3 min + 2 sec", "G/3/2"),
+        ("1 h 30 min + 30 s per move", "G/90/30"),
+        ("90 minutes + 30 seconds", "G/90/30"),
+        ("2 hours + 1 minute", "G/120/60"),
+        ("1 hour 30", "G/90"),
+        ("40/2 h, 20/1 h, 15 min + 30 s", "40/120, 20/60, G/15/30"),
+        ("G/10 Min/5 Sec", "G/10/5"),
+    ):
+        assert chessclock.parse(text) == chessclock.parse(same), text
+
+
+def test_a_phase_without_moves_before_another_ends_when_its_time_runs_out():
+    assert stages("90+30, 30+30") == (phase(90 * MIN, 0, 30 * SEC), phase(30 * MIN, 0, 30 * SEC))
+    assert stages("90, 30") == (phase(90 * MIN), phase(30 * MIN))
+    refused("G/90+30, 30+30", 7, "nothing may follow a G phase")
+
+
+def test_typos_as_players_write():
+    refused("5+", 2, "expected an increment (seconds, or 1m, 1m30s), found the end")
+    refused("15m+10x", 6, 'expected a unit (h, min, s), ",", a space and an option word')
+    refused("90 min + 30 sek", 12, 'unknown option "sek"')
+    refused("90 min + 30 sek", 12, "(or a unit after the number: h, min, s)")
+    refused("5+3x", 3, "expected a unit (h, min, s)")
+    refused("5 min 3 min", 8, "order h, m, s")
+    refused("5+1h", 3, "the unit h is not allowed here, only m, s")
+    refused("5+3 per moves", 4, 'unknown option "per"')
+    refused("5.5+3", 0, "decimal numbers are not allowed")
 
 
 # Formatting.
@@ -278,6 +337,15 @@ def test_round_trip():
         assert chessclock.parse(chessclock.format(once)) == once, text
 
 
+def test_format_a_phase_that_ends_on_time():
+    assert chessclock.format(chessclock.parse("90+30, 30+30")) == "90+30, 30+30"
+    assert chessclock.format(chessclock.parse("90, 40/30, G/15")) == "90+0, 40/30, 15+0"
+    two = setup(phase(60000, 0), phase(60000, 0))
+    assert chessclock.format(two) == "1+0, 1+0"
+    assert chessclock.parse("1+0, 1+0") == two
+    assert chessclock.format(chessclock.parse("5+3")) == "G/5/3"
+
+
 def test_format_zero_increment_phase_beside_a_mode():
     value = setup(phase(3600000, 40, 0, DELAY), phase(1800000, 0, 5000, BRONSTEIN))
     assert chessclock.format(value) == "40/60, G/30/5 bronstein"
@@ -303,7 +371,6 @@ def test_format_refusals():
         setup(Stage(30000, increment_ms=5000, mode=FISCHER_AFTER, increment_every=2)),
         "an increment every several moves",
     )
-    cannot(setup(phase(60000, 0), phase(60000, 0)), "a phase after a rest-of-game phase")
     cannot(
         setup(phase(60000, 40, 5000, FISCHER), phase(60000, 0, 5000, DELAY)),
         "different increment modes",
@@ -319,7 +386,7 @@ def test_format_error_names_no_text():
 
 
 def test_looks_like():
-    for text in ("G/30", "40/90/30, G/30/30", "G/5/3 delay", "40/60", "1/5/50"):
+    for text in ("G/30", "40/90/30, G/30/30", "G/5/3 delay", "40/60", "1/5/50", "5+3", "5"):
         assert chessclock.looks_like(text), text
     for text in ("0/30", "2/10/100/5", "2:00,0/12/0", "", "fischer", "30:00,N0//5:00,N10"):
         assert not chessclock.looks_like(text), text

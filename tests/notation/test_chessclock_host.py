@@ -11,8 +11,9 @@ TOKENS = (
     "G", "g", "0", "1", "2", "40", "90", "100000", "123456789", "/", "/", "/", ",", ", ",
     " ", "\t", "h", "m", "s", "1h30", "10s", "2m15s", ".", ":", "-", "x", "t", "N",
     " fischer", " fischer-after", " bronstein", " delay", " hourglass", " word", "word",
+    "+", " + ", " min", " sec", "minutes", " hour", "/move", " per move", "sek",
 )  # fmt: skip
-ALPHABET = "G0123456789/, hms.bdfwx"
+ALPHABET = "G0123456789/, hms.bdfwx+inecorpv"
 
 
 TIME = st.one_of(
@@ -38,9 +39,22 @@ WORDS = st.tuples(
 ).map("".join)
 
 
+# As players say it: "5+3", "90 min + 30 sec/move", a phase that ends when its time runs out.
+SPOKEN_TIME = st.tuples(
+    st.integers(0, 120).map(str), st.sampled_from(["", "m", " min", " minutes", "s", " h"])
+).map("".join)
+SPOKEN_INCREMENT = st.tuples(
+    st.sampled_from(["", "+", " + "]),
+    st.integers(0, 60).map(str),
+    st.sampled_from(["", "s", " sec", " seconds", "/move", " s/move", " per move"]),
+).map(lambda parts: "".join(parts) if parts[0] else "")
+SPOKEN = st.tuples(st.sampled_from(["", "40/"]), SPOKEN_TIME, SPOKEN_INCREMENT).map("".join)
+SPOKEN_LAST = st.tuples(st.sampled_from(["", "G/"]), SPOKEN_TIME, SPOKEN_INCREMENT).map("".join)
+
+
 def valid_texts():
-    phases = st.lists(PHASE, max_size=2).flatmap(
-        lambda first: LAST.map(lambda last: first + [last])
+    phases = st.lists(st.one_of(PHASE, SPOKEN), max_size=2).flatmap(
+        lambda first: st.one_of(LAST, SPOKEN_LAST).map(lambda last: first + [last])
     )
     comma = st.sampled_from([",", ", ", " , "])
     return st.tuples(comma, phases, WORDS).map(lambda t: t[0].join(t[1]) + t[2])

@@ -69,9 +69,9 @@ def test_time_per_move():
 def test_refusals():
     refused("", 0, "a time in seconds")
     refused("tc=", 3, "a time in seconds")
-    refused("tc=0", 3, "more than 0 seconds")
+    refused("tc=0", None, "no time to play")
     refused("tc=0+5", 3, "more than 0 seconds")
-    refused("st=0", 3, "more than 0 seconds")
+    refused("st=0", None, "no time to play")
     refused("st=", 3, "the time per move")
     refused("st=5+1", 4, "the end of the preset")
     refused("tc=40/hg60", 3, "hourglass")

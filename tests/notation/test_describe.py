@@ -1,5 +1,6 @@
 # The one-line description players read in menus and docs.
 from clock.model import DELAY, FISCHER, NEXT, SET, SOFT, Control, Setup, Stage
+from notation import registry
 from notation.describe import describe, duration
 
 M = 60000
@@ -34,7 +35,7 @@ def test_go_and_othello_controls():
             Stage(30000, moves=1, periods=5, on_enter=SET, on_repeat=SET),
         ]
     )
-    assert describe(Setup(byoyomi)) == "10 min; then 5 × 30 s byo-yomi"
+    assert describe(Setup(byoyomi)) == "10 min; then 5x30 s byo-yomi"
     canadian = Control(
         [Stage(10 * M, on_expire=NEXT), Stage(5 * M, moves=25, on_enter=SET, on_repeat=SET)]
     )
@@ -64,3 +65,52 @@ def test_options_handicaps_and_arimaa():
     assert describe(Setup(Control([]))) == "no time control"
     sandglass = Setup(Control([Stage(3 * M)]), hourglass=True, start_ms=30000)
     assert describe(sandglass) == "3 min; 30 s to make the first move; hourglass"
+
+
+def test_counts_of_one_move_read_as_one_move():
+    one_in_five = Control([Stage(5 * M, moves=1, increment_ms=50000, mode=FISCHER)])
+    assert describe(Setup(one_in_five)) == "5 min + 50 s/move; +5 min every move"
+    each_move = Control([Stage(10 * M, on_expire=NEXT), Stage(M, moves=1)])
+    assert describe(Setup(each_move)) == "10 min; then 1 min for each move"
+
+
+def test_a_phase_ended_by_its_flag():
+    flagged = Control([Stage(90 * M, increment_ms=30000), Stage(30 * M, increment_ms=30000)])
+    assert describe(Setup(flagged)) == "90 min + 30 s/move; flag, then 30 min + 30 s/move"
+
+
+# Every preset the clock accepts is described, in ASCII: the line goes over the serial line.
+PRESETS = (
+    "5+3",
+    "90 min + 30 sec/move",
+    "40/90+30, 30+30",
+    "90+30, 30+30 bronstein",
+    "G/5/5 delay hourglass word",
+    "1/5/50",
+    "arimaa:0/30",
+    "2/10/100/5/120t/3",
+    "30:00,N0//5:00,N10",
+    "2:00,0/12,N1/0",
+    '[{"duration_ms": 600000}, {"duration_ms": 30000, "plies": 1}]',
+    '{"time_control": "byoyomi", "main_time": 600, "period_time": 30, "periods": 5}',
+    '{"time_control": "canadian", "main_time": 600, "period_time": 300, "stones_per_period": 25}',
+    '{"time_control": "simple", "per_move": 30}',
+    "pgn:300+2",
+    "40/7200:3600",
+    "*180",
+    "300S5=300B5",
+    "pgn:-",
+    "tc=40/60+0.5",
+    "st=5",
+    "TM[1800]OT[5x30 byo-yomi]",
+    "TM[600]OT[25/300 Canadian]",
+    "TM[600]OT[30 Fischer]",
+    "kgs-time_settings byoyomi 600 30 5",
+    "time_settings 600 300 25",
+)
+
+
+def test_every_description_is_ascii():
+    for text in PRESETS:
+        line = describe(registry.parse(text))
+        assert line and all(" " <= char <= "~" for char in line), "%s: %s" % (text, line)

@@ -83,8 +83,8 @@ def test_refusals():
     refused("time_settings 1 2 3 4", 20, "the end of the command")
     refused("time_settings -1 2 3", 14, "the main time as a whole number")
     refused("time_settings 1.5 2 3", 15, "the byo-yomi time")
-    refused("time_settings 0 0 0", 14, "no time at all")
-    refused("time_settings 0 0 9", 14, "no time at all")
+    refused("time_settings 0 0 0", None, "no time to play")  # as in every notation
+    refused("time_settings 0 0 9", None, "no time to play")
     refused("time_settings 9999999999 1 1", 14, "too large")
     refused("time_settings 999999 1 1", 14, "more than the clock can hold")
     refused("time_settings 60 999999 1", 17, "more than the clock can hold")
@@ -95,7 +95,7 @@ def test_refusals():
     refused("kgs-time_settings NONE", 18, "none, absolute, byoyomi or canadian")
     refused("kgs-time_settings none 5", 23, "the end of the command")
     refused("kgs-time_settings absolute", 26, "the main time")
-    refused("kgs-time_settings absolute 0", 27, "no time at all")
+    refused("kgs-time_settings absolute 0", None, "no time to play")
     refused("kgs-time_settings byoyomi 60 30", 31, "the periods")
     refused("kgs-time_settings byoyomi 60 30 0", 32, "at least one stone or period")
     refused("kgs-time_settings byoyomi 60 0 5", 29, "more than 0 seconds")
@@ -104,8 +104,8 @@ def test_refusals():
 
 
 def test_error_names_the_notation_and_quotes_the_command():
-    error = refused("time_settings 0 0 0", 14, "no time at all")
-    assert str(error).startswith('gtp preset "time_settings 0 0 0", at character 15: ')
+    error = refused("time_settings 1.5 2 3", 15, "the byo-yomi time")
+    assert str(error).startswith('gtp preset "time_settings 1.5 2 3", at character 16: ')
 
 
 def test_format_canonical():

@@ -155,17 +155,13 @@ def test_missing_fields_are_named():
 
 
 def test_bad_values_are_refused():
-    check_error(
-        ABSOLUTE.replace("86400", "-1"), "total_time: expected more than 0 seconds, found -1"
-    )
-    check_error(ABSOLUTE.replace("86400", "-0.5"), "total_time: expected more than 0 seconds")
-    check_error(
-        ABSOLUTE.replace("86400", "0"), "total_time: expected more than 0 seconds, found 0"
-    )
+    check_error(ABSOLUTE.replace("86400", "-1"), "total_time: expected seconds >= 0, found -1")
+    check_error(ABSOLUTE.replace("86400", "-0.5"), "total_time: expected seconds >= 0")
+    check_error(ABSOLUTE.replace("86400", "0"), "no time to play")  # as in every notation
     check_error(ABSOLUTE.replace("86400", '"600"'), 'found "600"')
     check_error(ABSOLUTE.replace("86400", "true"), "found true")
     check_error(ABSOLUTE.replace("86400", "null"), "found null")
-    check_error(ABSOLUTE.replace("86400", "0.0004"), "total_time: expected more than 0 seconds")
+    check_error(ABSOLUTE.replace("86400", "0.0004"), "no time to play")  # 0 ms
     check_error(ABSOLUTE.replace("86400", "1e999"), "total_time", "more than the clock can hold")
     check_error(ABSOLUTE.replace("86400", "536871"), "536871 seconds is more than the clock")
     check_error(FISCHER.replace('"max_time": 86400', '"max_time": 0'), "max_time: expected more")

@@ -53,10 +53,22 @@ def test_fischer_increment_is_added_after_the_move():
     assert stage.mode == FISCHER_AFTER and stage.increment_ms == 60000
 
 
-def test_sandclock():
+def test_sandclock_is_the_sand_of_both_chambers():
+    # PGN 9.6.1: "*180" is 180 s in all, half of the sand on each side at the start.
     setup = pgn.parse("*180")
-    assert setup == Setup(Control([Stage(180000)]), hourglass=True)
+    assert setup == Setup(Control([Stage(90000)]), hourglass=True)
     assert setup.hourglass
+    assert pgn.parse("*0.002").first.stages[0].duration_ms == 1
+
+
+def test_increment_only_starts_with_the_increment_or_3_seconds():
+    # "0+N", as lichess writes it: each side starts with N seconds, at least 3.
+    assert pgn.parse("0+5") == both(Stage(5000, increment_ms=5000))
+    assert pgn.parse("0+1") == both(Stage(3000, increment_ms=1000))
+    assert pgn.parse("0+0.5") == both(Stage(3000, increment_ms=500))
+    assert pgn.parse("40/0+30:600") == both(
+        Stage(30000, moves=40, increment_ms=30000), Stage(600000)
+    )
 
 
 # Several periods: the last one repeats.
@@ -110,7 +122,7 @@ def test_players_with_different_controls():
 
 def test_sandclock_for_each_player():
     setup = pgn.parse("*300=*120")
-    assert setup == Setup(Control([Stage(300000)]), Control([Stage(120000)]), hourglass=True)
+    assert setup == Setup(Control([Stage(150000)]), Control([Stage(60000)]), hourglass=True)
 
 
 def test_whole_tag():
@@ -135,9 +147,14 @@ def test_refusals():
     refused("*180:60", 4, "only period")
     refused("300+1S5", 5, "both an increment and a delay")
     refused("40/7200+30:3600S5", 11, "same kind of increment")
-    refused("0", 0, "more than 0 seconds")
-    refused("0+5", 0, "more than 0 seconds")
-    refused("*0", 1, "more than 0 seconds")
+    refused("0", None, "no time to play")
+    refused("0+0", None, "no time to play")
+    refused("0=300", None, "no time to play")
+    refused("*0", None, "no time to play")
+    refused("*0.001", 1, "halve into whole milliseconds")
+    refused("0S5", 0, "more than 0 seconds")
+    refused("0B5", 0, "more than 0 seconds")
+    refused("40/0:300", 0, "more than 0 seconds")
     refused("0/60", 0, "at least 1")
     refused("/60", 0, "a number of moves")
     refused("40/", 3, "a number of seconds")
@@ -178,6 +195,8 @@ def test_format_canonical():
         ("40/9000", "40/9000"),
         ("4500+60", "4500+60"),
         ("*180", "*180"),
+        ("*0.5", "*0.5"),
+        ("0+2", "3+2"),
         ("40/7200:3600", "40/7200:3600"),
         ("40/7200:20/3600", "40/7200:20/3600"),
         ("300+0S5", "300S5"),
@@ -247,7 +266,11 @@ def test_round_trips():
 
 
 def test_looks_like():
-    for text in ("40/7200:3600", "300+2", "*180", "-", "?", '[TimeControl "300"]', "300S5"):
+    for text in ("40/7200:3600", "*180", "-", "?", '[TimeControl "300+2"]', "300S5", "300B5"):
         assert pgn.looks_like(text), text
+    assert pgn.looks_like("300+2=180+2") and pgn.looks_like("-=300")
     for text in ("tc=40/60", "TM[300]", "time_settings 1 2 3", "", "5x30 byo-yomi", None):
+        assert not pgn.looks_like(text), text
+    # Without a prefix these are a player's minutes (chessclock): PGN needs "pgn:" or the tag.
+    for text in ("300+2", "5+3", "300", "40/7200", "40/5400+30"):
         assert not pgn.looks_like(text), text

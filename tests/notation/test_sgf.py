@@ -103,7 +103,7 @@ def test_properties_in_any_order_in_a_game_record():
 
 def test_refusals():
     refused("", None, "no time control is stated")
-    refused("TM[0]", None, "no time control is stated")
+    refused("TM[0]", None, "no time to play")
     refused("OT[]", None, "no time control is stated")
     refused("GM[1]", None, "no time control is stated")
     refused("TM[60]TM[60]", 6, "given twice")

@@ -108,7 +108,7 @@ def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path)
     assert status == 0
     assert out[16:] == [
         "17 FIDE classical 2 = chessclock:40/90/30, G/30/30",
-        "18 Blitz 3+2 club = G/3/2",
+        "18 Blitz 3+2 club = chessclock:G/3/2",  # stored with its notation's prefix
         "19 Go byoyomi = sgf:TM[1800]OT[5x30 byo-yomi]",
         "OK 19 presets",
     ]
@@ -209,7 +209,7 @@ def test_serve_with_a_board_and_a_preset():
     try:
         assert served.preset == "Simulator"
         now = state(served.path)
-        assert now["spec"] == "G/15/10" and now["left"]["remaining_ms"] == 15 * 60000
+        assert now["spec"] == "chessclock:G/15/10" and now["left"]["remaining_ms"] == 15 * 60000
     finally:
         served.stop()
 
@@ -230,7 +230,7 @@ def test_a_presets_list_backup_sent_back_restores_the_same_list(clock, capsys, t
     saved = backup(capsys, clock.path, tmp_path, "backup.txt")
     listed = open(saved).read().splitlines()
     assert listed[0] == "1 Rapid 15+10 = chessclock:G/15/10"
-    assert listed[-2:] == ["19 Blitz 5+3 = G/5/2", "OK 19 presets"]
+    assert listed[-2:] == ["19 Blitz 5+3 = chessclock:G/5/2", "OK 19 presets"]
     status, out, err = run(capsys, "presets", "check", saved)
     assert status == 0 and out == ["%s (a `presets list` backup): 19 presets, all valid" % saved]
     other = Served()  # a fresh clock: the 16 defaults, in their order

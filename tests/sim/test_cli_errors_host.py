@@ -39,7 +39,8 @@ def with_reader_gone(*args):
 def test_a_reader_that_leaves_early_gets_one_line_not_a_traceback(tmp_path):
     moves = ",".join(["1000"] * 2000)
     closed = (2, ["error: the output was closed before the end (by | head?)"])
-    assert with_reader_gone("replay", "--preset", "G/90", "--moves", moves) == closed
+    status, err = with_reader_gone("replay", "--preset", "G/90", "--moves", moves)
+    assert (status, err) == (2, ["replaying 90 min"] + closed[1])  # how the preset was read
     assert with_reader_gone("--fresh", "--list-presets") == closed
     script = tmp_path / "game.txt"
     script.write_text("".join("show %d\n" % (t * 100) for t in range(1, 200)))
