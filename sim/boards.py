@@ -86,20 +86,13 @@ def build_app(hal, board, spec=None):
     (a saved game still offers to resume first, as on the board)."""
     app = ClockApp(hal, tuple(board.BUTTONS), kinds.screen_for(board), hal.ticks_ms())
     if spec is not None:
-        app.settings.preset = app.presets.add(COMMAND_LINE, spec)
-        app.settings.save()
-        if app.menu is None:
-            app.new_game()
+        app.choose_preset(app.add_preset(COMMAND_LINE, spec))
     return app
 
 
 def preset_line(app):
     """'Blitz 5+3: 5 min + 3 s/move', for the game the app is playing."""
-    if app.preset().spec == app.spec:
-        name = app.preset().name
-    else:  # a resumed game: its preset may be another, or no longer in the list
-        index = app.presets.index_of(app.spec)
-        name = app.presets.items[index].name if index >= 0 else "saved game"
+    name = app.game_preset_name() or "saved game"  # a resumed game's may be gone
     try:
         return "%s: %s" % (name, describe(registry.parse(app.spec)))
     except PresetError:

@@ -7,7 +7,6 @@ import textwrap
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from app import gestures
-from app.clock_app import STATE_NAMES
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
@@ -160,13 +159,15 @@ class Screen:
         lines.append("preset: " + boards.preset_line(app))
         held = [buttons.NAMES[button] for button in sorted(self.hal.held)]
         holding = "  (holding %s)" % " ".join(held) if held else ""
-        state = "state: " + STATE_NAMES[app.state]
-        if app.menu is not None:
-            state += "  %s: " % app.menu.title
+        state = "state: " + app.state_name()
+        menu = app.open_menu()
+        if menu is not None:
+            state += "  %s: " % menu.title
             room = width - len(state) - len(holding)
-            state += menu_text(app.menu.lines(), app.menu.selected, room)
+            state += menu_text(menu.lines(), menu.selected, room)
         else:
-            for side, view in (("left", app.left), ("right", app.right)):
+            left, right = app.views(self.hal.ticks_ms())
+            for side, view in (("left", left), ("right", right)):
                 state += "  %s %s%s" % (side, display.text(view.time_ms), " FLAG" * view.flagged)
         lines.append(state + holding)
         buzzer = self.hal.buzzer

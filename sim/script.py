@@ -11,7 +11,6 @@
 import tempfile
 
 import sim  # noqa: F401  (puts the firmware on the path)
-from app.clock_app import STATE_NAMES
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
@@ -124,10 +123,12 @@ def _run_until(hal, runner, stamp):
 
 
 def _header(app, now):
-    text = "t=%d state=%s" % (now, STATE_NAMES[app.state])
-    if app.menu is not None:
-        return text + " menu=%s" % app.menu.title
-    for side, view in (("left", app.left), ("right", app.right)):
+    text = "t=%d state=%s" % (now, app.state_name())
+    menu = app.open_menu()
+    if menu is not None:
+        return text + " menu=%s" % menu.title
+    left, right = app.views(now)
+    for side, view in (("left", left), ("right", right)):
         text += " %s=%s" % (side, display.text(view.time_ms))
         if view.flagged:
             text += "(flag)"

@@ -31,9 +31,8 @@ def choose(app, preset):
     items = app.presets.items
     index = next((i for i, item in enumerate(items) if item.name == preset), -1)
     if index < 0:
-        index = app.presets.add("Simulator", preset)
-    app.settings.preset = index
-    app.new_game()
+        index = app.add_preset("Simulator", preset)
+    app.choose_preset(index)
 
 
 def serve_command(args, exit_input=2):

@@ -11,21 +11,23 @@ from clock.game import (
     ABORTED,
     ARBITER,
     DONE,
+    FLAG_FELL,
+    GAME_OVER,
     HALTED,
     OVER,
-    PAUSED,
-    READY,
-    RUNNING,
+    PERIOD_USED,
     STAGE_BEGAN,
     TIME,
     Game,
     View,
 )
 from hal import buttons
+from hal.battery import Gauge
 from notation.errors import PresetError
 from ui.status import Status
 
-# App states.
+# App states: the game's own four (ready, running, paused, over) with an interim flag shown
+# while running, and the menus over them. Only ClockApp._enter() changes the state.
 S_READY = const(0)
 S_RUNNING = const(1)
 S_PAUSED = const(2)
@@ -97,6 +99,7 @@ class ClockApp:
         self._wake_known = False
         self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
         self._battery_at = now
+        self._gauge = Gauge()
         self._paused_at = now  # the blink's phase
         self._info_until = now
         self._info = False  # the counters are asked for, until _info_until
@@ -105,10 +108,44 @@ class ClockApp:
             self.settings.preset = 0
         resumable = saved.load(hal.storage)
         self._fresh_game()
+        self._offer = resumable
         if resumable is not None:
-            self._offer = resumable
-            self.menu = _menus().ResumeMenu(resumable[0], self.presets)
-            self.state = S_RESUME
+            self._open(_menus().ResumeMenu(resumable[0], self.presets), S_RESUME, now)
+
+    # --- state -----------------------------------------------------------------------------
+
+    def _enter(self, state, stamp):
+        """The one place the state changes; what follows from a state is set here."""
+        self.state = state
+        running = state == S_RUNNING or state == S_INTERIM
+        self.gestures.play_at_once = running  # PLAY acts at the press only while a clock runs
+        if state == S_PAUSED:
+            self._paused_at = stamp
+        if not running:
+            self._info = False
+        self.menu = None  # _open() puts the menu of a menu state in
+        self._wake_known = False
+        self._redraw = True
+
+    def _open(self, menu, state, stamp):
+        self._enter(state, stamp)
+        self.menu = menu
+
+    def in_progress(self):
+        """A game has begun and not ended (a saved game offered on boot counts)."""
+        state = self.state
+        return state in (S_RUNNING, S_INTERIM, S_PAUSED, S_ARBITER, S_RESUME)
+
+    def editing_presets(self):
+        """The preset menu or the custom preset editor is open on the clock."""
+        return self.state == S_MENU or self.state == S_EDIT
+
+    def state_name(self):
+        return STATE_NAMES[self.state]
+
+    def open_menu(self):
+        """The menu on the display (its title, lines() and selected), or None."""
+        return self.menu
 
     # --- games ---------------------------------------------------------------------------
 
@@ -120,6 +157,53 @@ class ClockApp:
         self._unsaved = False  # a save still pending is of the game just dropped
         saved.clear(self.hal.storage)
         self._tell(E_NEW, self.hal.ticks_ms())
+
+    def game_preset_name(self):
+        """The name of the game's preset in the list, or None (a saved game's preset since
+        deleted)."""
+        chosen = self.preset()
+        if chosen.spec == self.spec:
+            return chosen.name
+        index = self.presets.index_of(self.spec)
+        return self.presets.items[index].name if index >= 0 else None
+
+    def choose_preset(self, index):
+        """The preset for the next game, stored; the clock shows it at once when no game is in
+        progress."""
+        self.settings.preset = index
+        self.settings.save()
+        if not self.in_progress():
+            self.new_game()
+
+    def add_preset(self, name, spec):
+        """Add a preset, or replace the one of that name; its index. When it replaces the
+        chosen preset while the clock is ready, the clock shows its new times. Raises
+        PresetError (and OSError when storage fails, the list then as storage has it)."""
+        index = self.presets.add(name, spec)
+        if self.state == S_READY and index == self.settings.preset:
+            self.new_game()
+        return index
+
+    def delete_preset(self, index):
+        """Delete a preset (not the game in progress's: ValueError); the chosen one follows."""
+        chosen = self.settings.preset
+        if index == chosen and self.in_progress():
+            raise ValueError("the game in progress's preset")
+        self.presets.remove(index)
+        if index <= chosen:
+            self.settings.preset = chosen - 1 if index < chosen else 0
+            self.settings.save()
+            if index == chosen and self.state == S_READY:
+                self.new_game()
+
+    def set_muted(self, muted):
+        self.settings.muted = self.sounds.muted = self.status.muted = muted
+        self.settings.save()
+
+    def views(self, now):
+        """The left and right sides' Views, filled for `now`."""
+        self._fill_views(now)
+        return self.left, self.right
 
     def _tell(self, event, stamp):
         if self.listener is not None:
@@ -134,11 +218,8 @@ class ClockApp:
         self.game = Game(setup)
         self.spec = self.preset().spec
         self.left_player = 0
-        self.state = S_READY
-        self.gestures.play_at_once = False
         self.sounds.forget()
-        self._wake_known = False
-        self._redraw = True
+        self._enter(S_READY, self.hal.ticks_ms())
 
     def _save(self, now):
         saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
@@ -168,7 +249,7 @@ class ClockApp:
         self._wake_known = False
         self._redraw = True
         state = self.state
-        if not self.plus_minus and state >= S_MENU:
+        if not self.plus_minus and self.menu is not None:
             # Without PLUS and MINUS, the levers stand in for them in menus.
             if action == act.LEVER_LEFT:
                 action = act.MINUS
@@ -181,16 +262,14 @@ class ClockApp:
         elif action == act.RESET:
             if state in (S_READY, S_PAUSED, S_OVER, S_ARBITER, S_RESUME):
                 self.new_game()
-                self.menu = None
-        elif state >= S_MENU:
+        elif self.menu is not None:
             self._menu_action(action, stamp)
         elif action == act.SET:
             if state in (S_READY, S_OVER):
-                self.menu = _menus().PresetMenu(self.presets, self.settings)
-                self.state = S_MENU
+                self._open(_menus().PresetMenu(self.presets, self.settings), S_MENU, stamp)
             elif state == S_PAUSED:
-                self.menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
-                self.state = S_ARBITER
+                menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
+                self._open(menu, S_ARBITER, stamp)
             elif not self._info:  # running: show the counters a while; again: hide them
                 self._info = True
                 self._info_until = ticks.add(stamp, INFO_MS)
@@ -207,8 +286,7 @@ class ClockApp:
             self.left_player = 0 if side == 1 else 1
             game.start(stamp, 0)
             self._switched = stamp
-            self.state = S_RUNNING
-            self.gestures.play_at_once = True
+            self._enter(S_RUNNING, stamp)
             self._unsaved = True
             self._tell(E_START, stamp)
         elif self.state in (S_RUNNING, S_INTERIM):
@@ -224,48 +302,39 @@ class ClockApp:
                     self.sounds.stage_started(stamp)
                     self._tell(E_STAGE, stamp)
                 self.sounds.forget()
+            elif changed & GAME_OVER:  # the press came after a flag no tick had seen yet
+                self._over(stamp)
 
     def _play(self, stamp):
         state = self.state
         if state in (S_RUNNING, S_INTERIM):
-            if self.game.pause(stamp) & DONE:
-                self._paused(stamp)
-                self.gestures.play_at_once = False
+            changed = self.game.pause(stamp)
+            if changed & DONE:
+                self._enter(S_PAUSED, stamp)
                 self._unsaved = True
                 self._tell(E_PAUSE, stamp)
+            elif changed & GAME_OVER:
+                self._over(stamp)
         elif state == S_PAUSED:
             if self.game.resume(stamp):
-                self._running()
+                left, right = self.views(stamp)
+                self._enter(S_INTERIM if left.flagged or right.flagged else S_RUNNING, stamp)
+                self.sounds.forget()
                 self._unsaved = True
                 self._tell(E_RESUME, stamp)
-        elif state >= S_MENU:
+        elif self.menu is not None:
             self._menu_action(act.PLAY, stamp)
-
-    def _paused(self, stamp):
-        self.state = S_PAUSED
-        self._paused_at = stamp
-        self._info = False
-
-    def _running(self):
-        self._fill_views(self.hal.ticks_ms())
-        flagged = self.left.flagged or self.right.flagged
-        self.state = S_INTERIM if flagged else S_RUNNING
-        self.gestures.play_at_once = True
-        self.sounds.forget()
 
     def _menu_action(self, action, stamp):
         outcome = self.menu.act(action, stamp)
         if outcome is None:
             return
         state = self.state
-        self.menu = None
         if state == S_MENU:
             if outcome == "edit":
-                self.menu = _menus().EditMenu()
-                self.state = S_EDIT
+                self._open(_menus().EditMenu(), S_EDIT, stamp)
                 return
-            self.status.muted = self.sounds.muted = self.settings.muted
-            self.settings.save()
+            self.set_muted(self.settings.muted)  # the menu's sound line changed the setting
             self.new_game()
         elif state == S_EDIT:
             if outcome != "back":
@@ -273,17 +342,13 @@ class ClockApp:
                 self.settings.save()
             self.new_game()
         elif state == S_ARBITER:
-            if self.game.state() == OVER:
-                self.state = S_OVER
-            else:
-                self._paused(stamp)
+            self._enter(S_OVER if self.game.state() == OVER else S_PAUSED, stamp)
             self._unsaved = True
             self._tell(E_ARBITER, stamp)
         elif state == S_RESUME:
             if outcome == "resume":
                 self.spec, self.left_player, self.game = self._offer
-                self._paused(stamp)
-                self.gestures.play_at_once = False
+                self._enter(S_PAUSED, stamp)
             else:
                 self.new_game()
             self._offer = None
@@ -297,34 +362,39 @@ class ClockApp:
         state = self.state
         if state == S_RUNNING or state == S_INTERIM:
             game = self.game
-            game.update(now)
+            changed = game.update(now)
             if ticks.diff(now, self._saved_at) >= _SAVE_EVERY_MS:
                 self._unsaved = True  # the move in progress, as of now
-            # A flag, a limit, or a press or pause that found the flag fallen: the game
-            # is over whichever noticed it first.
-            if game.state() == OVER:
+            if changed & GAME_OVER:  # a flag or a limit, at its exact instant
                 self._over(now)
             else:
+                if changed:
+                    self._crossed(changed, now)
                 mover = game.turn()
                 # The mover's own side: render() then finds it up to date.
                 view = self.left if mover == self.left_player else self.right
-                game.view(mover, now, view)
-                sounds = self.sounds
-                stage = sounds.stage_seen(mover)
-                sounds.observe(mover, view, now)
-                if view.flagged and state == S_RUNNING:
-                    self.state = S_INTERIM
-                    self._tell(E_FLAG, now)
-                elif stage >= 0 and view.stage > stage:
-                    self._tell(E_STAGE, now)
+                self.sounds.observe(mover, game.view(mover, now, view), now)
         self.sounds.update(now)
         if ticks.diff(now, self._battery_at) >= _BATTERY_EVERY_MS:
             self._battery_at = now
             self._check_battery(now)
 
+    def _crossed(self, changed, now):
+        """What update() said the mover's time crossed: an interim flag, a stage, a period."""
+        sounds = self.sounds
+        if changed & FLAG_FELL:  # the flag is what is told, not the stage it led into
+            sounds.flag(now)
+            if self.state == S_RUNNING:
+                self._enter(S_INTERIM, now)
+            self._tell(E_FLAG, now)
+        elif changed & STAGE_BEGAN:
+            sounds.stage_started(now)
+            self._tell(E_STAGE, now)
+        elif changed & PERIOD_USED:
+            sounds.period_used(now)
+
     def _over(self, now):
-        self.state = S_OVER
-        self.gestures.play_at_once = False
+        self._enter(S_OVER, now)
         self._unsaved = True
         if self.game.reason() == TIME:
             self.sounds.flag(now)
@@ -332,8 +402,8 @@ class ClockApp:
 
     def _check_battery(self, now):
         millivolts = self.hal.battery_mv()
-        self.status.battery_low = 0 <= millivolts < 3400
-        self.status.battery_percent = -1 if millivolts < 0 else _percent(millivolts)
+        self.status.battery_low = self._gauge.low(millivolts)
+        self.status.battery_percent = self._gauge.percent(millivolts)
 
     def render(self, now):
         """Build the frame; write it to the display only when it changed."""
@@ -455,11 +525,3 @@ def _sooner_or(wait, candidate):
     if candidate < 0:
         return wait
     return candidate if wait < 0 or candidate < wait else wait
-
-
-def _percent(millivolts):
-    if millivolts >= 4200:
-        return 100
-    if millivolts <= 3300:
-        return 0
-    return (millivolts - 3300) * 100 // 900

@@ -1,18 +1,7 @@
 # The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
 import json
 
-from app.clock_app import (
-    EVENT_NAMES,
-    S_ARBITER,
-    S_EDIT,
-    S_INTERIM,
-    S_MENU,
-    S_PAUSED,
-    S_READY,
-    S_RESUME,
-    S_RUNNING,
-    STATE_NAMES,
-)
+from app.clock_app import EVENT_NAMES
 from app.presets import MAX_PRESETS
 from clock import report
 from clock.game import PAUSED, RUNNING
@@ -31,8 +20,6 @@ HELP = (
     "REPL                        reboot to the MicroPython REPL (no game in progress)",
     "HELP                        this list",
 )
-# A game has begun and not ended (a saved game offered on boot counts).
-_IN_PROGRESS = (S_RUNNING, S_INTERIM, S_PAUSED, S_ARBITER, S_RESUME)
 _CLOSE_MENU = "ERR close the menu on the clock first"
 _IN_GAME = "ERR a game is in progress: finish it or start a new one first"
 
@@ -52,8 +39,7 @@ def run(channel, text, now):
     elif verb == "SET":
         if len(words) == 3 and words[1].upper() == "MUTE" and words[2].upper() in ("ON", "OFF"):
             muted = words[2].upper() == "ON"
-            app.settings.muted = app.sounds.muted = app.status.muted = muted
-            app.settings.save()
+            app.set_muted(muted)
             send("OK mute " + ("on" if muted else "off"))
         else:
             send("ERR usage: SET MUTE ON|OFF")
@@ -72,7 +58,7 @@ def run(channel, text, now):
     elif verb == "REPL" and len(words) == 1:
         if not channel.repl:
             send("ERR no REPL to go to here")
-        elif app.state in _IN_PROGRESS:
+        elif app.in_progress():
             send(_IN_GAME)
         else:
             send("OK leaving for the REPL")
@@ -93,7 +79,7 @@ def _preset(channel, app, words, now):
         send("OK %d presets" % len(presets.items))
         return
     if action == "ADD" and len(words) == 3:
-        if app.state in (S_MENU, S_EDIT):
+        if app.editing_presets():
             send(_CLOSE_MENU)
             return
         name, equals, spec = words[2].partition("=")
@@ -107,7 +93,7 @@ def _preset(channel, app, words, now):
         count = len(presets.items)
         if not number.isdigit() or not 1 <= int(number) <= count:
             send("ERR no preset %s (they are 1 to %d)" % (_quote(number), count))
-        elif app.state in (S_MENU, S_EDIT):
+        elif app.editing_presets():
             send(_CLOSE_MENU)
         elif action == "DEL":
             _delete(send, app, int(number) - 1)
@@ -127,7 +113,7 @@ def _add(send, app, name, spec):
         send("ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS)
         return
     try:
-        index = presets.add(name, spec)
+        index = app.add_preset(name, spec)
     except PresetError as error:
         send("ERR %s" % error)
         return
@@ -136,42 +122,33 @@ def _add(send, app, name, spec):
         send("ERR the presets could not be saved (%s)" % error)
         return
     preset = presets.items[index]
-    if app.state == S_READY and index == app.settings.preset:
-        app.new_game()  # the chosen preset changed: the clock shows its new times
     verb = "replaced" if replacing else "added"
     send("OK %s %d %s: %s" % (verb, index + 1, preset.name, preset.summary()))
 
 
 def _delete(send, app, index):
     presets = app.presets
-    settings = app.settings
-    chosen = settings.preset
     name = presets.items[index].name
     if len(presets.items) == 1:
         send("ERR the last preset cannot be deleted")
         return
-    if index == chosen and app.state in _IN_PROGRESS:
+    chosen = app.settings.preset
+    try:
+        app.delete_preset(index)
+    except ValueError:
         send(
             "ERR preset %d is the game in progress's: finish it or start a new one first"
             % (index + 1)
         )
         return
-    presets.remove(index)
     tail = ""
-    if index < chosen:
-        settings.preset = chosen - 1
-        settings.save()
-    elif index == chosen:
-        settings.preset = 0
-        settings.save()
+    if index == chosen:
         tail = "; chosen now: 1 " + presets.items[0].name
-        if app.state == S_READY:
-            app.new_game()
     send("OK deleted %d %s%s" % (index + 1, name, tail))
 
 
 def _use(send, app, index):
-    if app.state in _IN_PROGRESS:
+    if app.in_progress():
         send(_IN_GAME)
         return
     preset = app.presets.items[index]
@@ -180,9 +157,7 @@ def _use(send, app, index):
     except PresetError as error:  # stored by an older firmware that read it differently
         send("ERR %s" % error)
         return
-    app.settings.preset = index
-    app.settings.save()
-    app.new_game()
+    app.choose_preset(index)
     send("OK using %d %s: %s" % (index + 1, preset.name, summary))
 
 
@@ -203,18 +178,10 @@ def side(game, player, now):
 
 def state(app, now):
     game = app.game
-    chosen = app.preset()
-    name = None
-    if chosen.spec == app.spec:
-        name = chosen.name
-    else:
-        index = app.presets.index_of(app.spec)
-        if index >= 0:
-            name = app.presets.items[index].name
     started = game.state() in (RUNNING, PAUSED)
     return {
-        "state": STATE_NAMES[app.state],
-        "preset": name,
+        "state": app.state_name(),
+        "preset": app.game_preset_name(),
         "spec": app.spec,
         "chosen": app.settings.preset + 1,
         "muted": app.settings.muted,

@@ -139,7 +139,10 @@ class SerialChannel:
 
     def wake_by(self, until, now):
         """The loop's next wake-up `until`, made sooner while a host has spoken recently, so a
-        conversation gets prompt answers and an idle clock still sleeps long."""
+        conversation gets prompt answers and an idle clock still sleeps long; at once while lines
+        taken from the port wait for their answers."""
+        if self._next < self._end:
+            return now
         heard = self._heard
         if heard < 0 or not 0 <= diff(now, heard) < _AWAKE_MS:
             return until

@@ -14,16 +14,14 @@ STAGE_MS = const(180)
 
 
 class Sounds:
-    """Watches the side on move and plays a tone when a mark is crossed. Allocates nothing."""
+    """The tones: those the app asks for at a flag, a stage or a period (the core tells it when),
+    and the beeps the side on move's time crosses on its way down. Allocates nothing."""
 
     def __init__(self, buzzer):
         self.buzzer = buzzer
         self.muted = False
-        self._player = -1  # the player last watched, and what was seen of them
+        self._player = -1  # the player last watched, and the time they showed
         self._time = 0
-        self._stage = 0
-        self._periods = -1
-        self._flagged = False
         self._until = 0  # stamp the current tone ends at
         self._sounding = False
 
@@ -34,29 +32,17 @@ class Sounds:
         self._until = ticks.add(now, ms)
         self._sounding = True
 
-    def stage_seen(self, player):
-        """The stage last seen of `player` while watched, or -1."""
-        return self._stage if player == self._player else -1
-
     def forget(self):
-        """A new game, a press or an undo: the next observation starts afresh."""
+        """A new game, a press or a resumption: the next observation starts afresh."""
         self._player = -1
 
     def observe(self, player, view, now):
-        """Compare the running side's view with what was seen before; sound what was crossed."""
+        """Beep when the running side's time went below one of its marks since last seen."""
         if player != self._player:
             self._player = player
-            self._remember(view)
-            return
-        if view.flagged and not self._flagged:
-            self.play(FLAG_HZ, FLAG_MS, now)
-        elif view.stage > self._stage:
-            self.play(STAGE_HZ, STAGE_MS, now)
-        elif 0 <= view.periods_left < self._periods:
-            self.play(PERIOD_HZ, PERIOD_MS, now)
         elif not view.counting_up and self._crossed(view.time_ms, view.periods_left >= 0):
             self.play(BEEP_HZ, BEEP_MS, now)
-        self._remember(view)
+        self._time = view.time_ms
 
     def _crossed(self, time_ms, in_period):
         marks = display.PERIOD_ALERTS if in_period else display.ALERTS
@@ -67,14 +53,11 @@ class Sounds:
                 return True
         return False
 
-    def _remember(self, view):
-        self._time = view.time_ms
-        self._stage = view.stage
-        self._periods = view.periods_left
-        self._flagged = view.flagged
-
     def stage_started(self, now):
         self.play(STAGE_HZ, STAGE_MS, now)
+
+    def period_used(self, now):
+        self.play(PERIOD_HZ, PERIOD_MS, now)
 
     def flag(self, now):
         self.play(FLAG_HZ, FLAG_MS, now)

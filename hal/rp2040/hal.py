@@ -55,7 +55,7 @@ class Rp2040Hal:
             self.buzzer = Silent()
         else:
             self.buzzer = Buzzer(machine.PWM(Pin(board.BUZZER)))
-        self.battery = None  # a Battery (percent(), low()) where the board senses VSYS
+        self.battery = None  # a Battery (millivolts()) where the board senses VSYS
         if board.BATTERY_ADC is not None:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)

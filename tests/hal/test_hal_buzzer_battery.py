@@ -1,5 +1,6 @@
 # The PWM buzzer (tone on, off when due, across the ticks wrap) and the VSYS battery reading.
 from fakes import fake_machine as m
+from hal.battery import Gauge
 from hal.rp2040.battery import Battery, millivolts_from_raw
 from hal.rp2040.buzzer import Buzzer, Silent
 
@@ -68,22 +69,27 @@ def test_millivolts_from_a_raw_reading_worked_by_hand():
     assert millivolts_from_raw(0) == 0
 
 
-def test_battery_averages_four_readings_and_scales_percent():
+def test_battery_averages_four_readings():
     m.reset()
     m.set_adc(3, 26000)
     battery = Battery(m.ADC(m.Pin(29)))
     assert battery.millivolts() == 3927
     # (3927 - 3300) * 100 // (4200 - 3300) = 62700 // 900 = 69
-    assert battery.percent() == 69
-    assert battery.percent(3300) == 0 and battery.percent(4500) == 100
+    assert Gauge().percent(battery.millivolts()) == 69
+
+
+def test_the_gauge_scales_percent():
+    gauge = Gauge()
+    assert gauge.percent(3300) == 0 and gauge.percent(4500) == 100
+    assert gauge.percent(3750) == 50 and gauge.percent(-1) == -1
 
 
 def test_low_has_hysteresis():
-    m.reset()
-    battery = Battery(m.ADC(29))
-    assert not battery.low(3500)
-    assert battery.low(3499)
-    assert battery.low(3550)  # recovered a little: still low
-    assert battery.low(3599)
-    assert not battery.low(3600)
-    assert not battery.low(3550)
+    gauge = Gauge()
+    assert not gauge.low(3500)
+    assert gauge.low(3499)
+    assert gauge.low(3550)  # recovered a little: still low
+    assert gauge.low(3599)
+    assert not gauge.low(3600)
+    assert not gauge.low(3550)
+    assert gauge.low(3400) and not gauge.low(-1)  # nothing sensed: no warning
