@@ -1,7 +1,7 @@
 # The time-control model every notation parses into: stages, per-player controls, a setup.
 from micropython import const
 
-# How a stage's increment works (CLOCK_SEMANTICS.md, "Increment modes").
+# How a stage's increment works (docs/time-controls.md, "Increments and delay").
 FISCHER = const(0)  # added when the move starts, the first move included
 FISCHER_AFTER = const(1)  # added when the move ends
 BRONSTEIN = const(2)  # used time given back when the move ends, at most the increment

@@ -24,7 +24,7 @@ GRACE_MS = 120000  # GGF's grace (the overtime ext) when a clock leaves out its 
 
 
 def parse(text):
-    """Three fields split by "/", each empty or `time[,[N]count]`; see CLOCK_SEMANTICS.md.
+    """Three fields split by "/", each empty or `time[,[N]count]`; see docs/time-controls.md "GGS (Othello) overtime".
 
     As GGF game files write clocks, the fields after the first may be left out: `23` and
     `23/1:00` have the default grace of 2:00 (`0:23//2:00`); a third field, even empty, is

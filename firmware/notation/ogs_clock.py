@@ -179,7 +179,7 @@ def _byoyomi(over, period, periods):
 
     The seed's floor((-left / 1000) / period_time) and `while left < 0` disagree with the
     project's flag rule at exact multiples of the period (and show 0 at the very start of a
-    period); CLOCK_SEMANTICS "Byo-yomi" is followed instead: a period is used up only when its
+    period); docs/time-controls.md "Byo-yomi" is followed instead: a period is used up only when its
     time goes below zero, so `ceil(over / period) - 1` periods are used up. The seed's
     periods_left leaves out the period in use; here it is counted, as on the OGS client.
     Expired (all used up): -1 ms, 0 periods.

@@ -91,7 +91,7 @@ def _stage(period, i, last, text):
 
 
 def _stage_of(duration, increment, plies, last):
-    # CLOCK_SEMANTICS "PCN periods": a quota met adds the next period, the last one resets.
+    # docs/time-controls.md "PCN periods": a quota met adds the next period, the last one resets.
     return Stage(
         duration,
         moves=plies,

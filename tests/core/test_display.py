@@ -1,4 +1,4 @@
-# What a display shows (CLOCK_SEMANTICS "What the display shows") and when its text changes.
+# What a display shows (docs/time-controls.md "What the display shows") and when its text changes.
 from clock import display
 
 

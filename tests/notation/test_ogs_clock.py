@@ -103,7 +103,7 @@ def test_byoyomi_already_in_overtime():
 
 
 def test_byoyomi_periods_run_out_only_below_zero():
-    # CLOCK_SEMANTICS: 3 left, 30 s each: 90 s leaves 1 period at 0; 90.001 s flags.
+    # docs/time-controls.md "Byo-yomi": 3 left, 30 s each: 90 s leaves 1 period at 0; 90.001 s flags.
     state = clock(byoyomi(0, 3), byoyomi(0, 3))
     black = at(BYOYOMI, state, 90000)["black"]
     assert (black["ms"], black["periods_left"], black["expired"]) == (0, 1, False)

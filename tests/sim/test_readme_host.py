@@ -1,0 +1,157 @@
+# The README's and the guides' examples do what they say: every command example runs, the
+# scripted run prints what the README shows, each notation example is read by its notation, and
+# every test the docs cite exists.
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pexpect
+
+from notation import registry
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+README = os.path.join(ROOT, "README.md")
+DOCS = [os.path.join(ROOT, "docs", name) for name in sorted(os.listdir(os.path.join(ROOT, "docs")))]
+CLUB = "Club blitz = 5+3\nClub rapid = G/15/10\n"
+
+
+def text(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def blocks(source, language=None):
+    """The fenced code blocks of a Markdown text (of one language, if given)."""
+    found = re.findall(r"```(\w*)\n(.*?)```", source, re.S)
+    return [body for kind, body in found if language is None or kind == language]
+
+
+def commands(prefix):
+    """Each `prefix ...` line of the README's sh blocks, its comment cut off."""
+    lines = []
+    for body in blocks(text(README), "sh"):
+        for line in body.splitlines():
+            if line.startswith(prefix):
+                lines.append(re.split(r"\s+#", line)[0].strip())
+    return lines
+
+
+def run(args, tmp_path, stdin=None):
+    return subprocess.run(
+        [sys.executable] + args,
+        cwd=str(tmp_path),
+        env=dict(os.environ, PYTHONPATH=ROOT, XDG_STATE_HOME=str(tmp_path / "state")),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_scripted_run_prints_what_the_readme_shows(tmp_path):
+    readme = text(README)
+    script = [body for body in blocks(readme) if body.startswith("# A 3-second game")][0]
+    shown = [body for body in blocks(readme) if body.startswith("board pico_tm1637")][0]
+    (tmp_path / "game.txt").write_text(script)
+    done = run(["-m", "sim", "script", "game.txt", "--board", "pico_tm1637"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
+
+
+def test_every_simulator_command_example_runs(tmp_path):
+    examples = commands("python -m sim")
+    assert len(examples) >= 8
+    for line in examples:
+        args = shlex.split(line)[1:]
+        if "serial_cli" in args[1]:
+            continue  # the next test
+        if "replay" in args or "--list-boards" in args or "--list-presets" in args:
+            done = run(args, tmp_path)
+            assert done.returncode == 0 and done.stdout, (line, done.stderr)
+            continue
+        if "SPEC" in line or "RECORD" in line or "..." in line:
+            continue  # a synopsis, not an example
+        # The interactive simulator: it draws the board in a terminal and quits on q.
+        child = pexpect.spawn(
+            sys.executable,
+            args + ["--state", str(tmp_path / "state")],
+            cwd=ROOT,
+            dimensions=(24, 80),
+            env=dict(os.environ, TERM="xterm"),
+            encoding="utf-8",
+            timeout=15,
+        )
+        child.expect("state: ready")
+        child.send("q")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, line
+
+
+def test_every_serial_tool_example_runs_against_a_served_clock(tmp_path):
+    (tmp_path / "club.txt").write_text(CLUB)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "sim.serial_cli", "serve", "--pty", "--storage", str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        port = serve.stdout.readline().split("serial: ")[1].strip()
+        examples = commands("python -m sim.serial_cli")
+        assert len(examples) >= 5
+        for line in examples:
+            if line.split()[3] == "serve":
+                continue  # running: the clock these examples talk to
+            line = line.replace("/dev/ttyACM0", port)
+            args = shlex.split(line.split(" > ")[0])[1:]
+            done = run(args, tmp_path)
+            assert done.returncode == 0, (line, done.stdout, done.stderr)
+            if " > " in line:
+                (tmp_path / line.split(" > ")[1]).write_text(done.stdout)
+        listed = run(["-m", "sim.serial_cli", "presets", "list", "--port", port], tmp_path)
+        assert "Club blitz = chessclock:5+3" in listed.stdout
+    finally:
+        serve.terminate()
+        serve.wait(10)
+
+
+def notation_rows():
+    """(format, [examples]) of the README's table of notations."""
+    section = text(README).split("## Preset notations")[1].split("\n## ")[0]
+    rows = []
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if len(cells) >= 3 and cells[0].startswith("| `"):
+            rows.append((cells[0][3:-1], re.findall(r"`([^`]+)`", cells[1])))
+    return rows
+
+
+def test_each_notation_example_is_read_by_its_notation():
+    rows = notation_rows()
+    assert [name for name, _ in rows] == list(registry.FORMATS)
+    for name, examples in rows:
+        assert examples, name
+        for example in examples:
+            prefix, _ = registry.split_prefix(example)
+            if prefix is not None:
+                assert prefix == name, example
+                registry.parse(example)
+            else:
+                assert registry.detect(example)[0] == name, example
+
+
+def test_every_test_the_docs_cite_exists():
+    cited = 0
+    for path in [README] + DOCS:
+        source = text(path)
+        assert "../shared" not in source and "CLOCK_SEMANTICS" not in source, path
+        for test_file, name in re.findall(r"(tests/[\w/]+\.py)::(\w+)", source):
+            full = os.path.join(ROOT, test_file)
+            assert os.path.isfile(full), (path, test_file)
+            assert re.search(r"def %s\b" % name, text(full)), (path, test_file, name)
+            cited += 1
+    assert cited > 20
