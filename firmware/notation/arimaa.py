@@ -1,8 +1,8 @@
 # The Arimaa notation M/R/P/L/G/T: move time, reserve, percentage, reserve limit, game limit, move limit.
-from clock.model import MAX_COUNT, MAX_MS, ClockError, Control, Setup, Stage
+from clock.model import MAX_COUNT, ClockError, Control, Setup, Stage
 from notation.errors import PresetError
 from notation.scan import DIGITS, Scanner
-from notation.units import HOUR, MINUTE, SECOND, format_time, read_time
+from notation.units import HOUR, MINUTE, SECOND, format_time, read_time, within_clock
 
 NAME = "arimaa"
 DAY = 24 * HOUR
@@ -66,13 +66,7 @@ def _time(scanner, unit_ms, expected):
     else:
         scanner.pos = start
         return read_time(scanner, unit_ms, expected)
-    if ms > MAX_MS:
-        scanner.error(
-            "%s is more than the clock can hold (about 6 days)"
-            % scanner.text[start : scanner.pos],
-            start,
-        )
-    return ms
+    return within_clock(scanner, ms, start)
 
 
 def _colon_time(scanner, first, unit_ms):

@@ -5,7 +5,6 @@ from clock.model import (
     FISCHER_AFTER,
     FLAG,
     MAX_COUNT,
-    MAX_MS,
     NEXT,
     SET,
     SOFT,
@@ -16,6 +15,7 @@ from clock.model import (
 )
 from notation.errors import PresetError, one_control
 from notation.scan import Scanner
+from notation.units import within_clock
 
 NAME = "ggs"
 _TIME = "a time [[HH:]MM:]SS"
@@ -141,13 +141,7 @@ def _time(scanner):
     if days > 0:
         ms += days * 86400
     ms *= 1000
-    if ms > MAX_MS:
-        scanner.error(
-            "%s is more than the clock can hold (about 6 days)"
-            % scanner.text[start : scanner.pos],
-            start,
-        )
-    return ms
+    return within_clock(scanner, ms, start)
 
 
 def _cannot(what):

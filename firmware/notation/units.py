@@ -67,13 +67,18 @@ def read_time(scanner, default_ms, expected, letters="hms", spoken=False):
             if not scanner.peek() or scanner.peek() not in "0123456789":
                 scanner.pos = after_unit
                 break
-    if total > MAX_MS:
+    return within_clock(scanner, total, start)
+
+
+def within_clock(scanner, ms, start):
+    """`ms`, or the positioned error for a time from `start` too long for the clock."""
+    if ms > MAX_MS:
         scanner.error(
             "%s is more than the clock can hold (about 6 days)"
             % scanner.text[start : scanner.pos],
             start,
         )
-    return total
+    return ms
 
 
 def _unit(scanner, spoken):
