@@ -471,7 +471,7 @@ class ClockApp:
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
-        if state == S_PAUSED:
+        if state == S_PAUSED and self.screen.blinks:
             phase = _blink_phase(now, self._paused_at)
             shown = BLINK_MS - BLINK_DARK_MS
             wait = _sooner(wait, (shown if phase < shown else BLINK_MS) - phase)

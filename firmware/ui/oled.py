@@ -101,6 +101,8 @@ def _length(buf, start, count):
 
 
 class OledScreen:
+    blinks = False  # a pause says PAUSE; status.blank changes nothing here
+
     def __init__(self, frame=None):
         self.frame = frame if frame is not None else bytearray(canvas.SIZE)
         self.canvas = canvas.Canvas(self.frame)

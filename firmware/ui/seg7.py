@@ -15,7 +15,8 @@
 #            the last digit dark (a time with a dark last digit is always seconds and tenths);
 #            " 9:9 " below 10 s. The point module right-aligns " 15.3" with its point.
 #   "FLAG"   a side that flagged first (or alone); "FLG2" a side that flagged after the other.
-#   paused   the whole display blinks: status.blank is its dark phase (the app times it).
+#   paused   the colon (the points, on a point module) blinks: status.blank is its dark phase,
+#            which the app times. Only that one digit of each module is rewritten at a blink.
 #   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
@@ -68,6 +69,8 @@ def encode(text, out, at, count=-1):
 
 
 class SegScreen:
+    blinks = True  # a pause blinks (status.blank): the app wakes for the blink
+
     def __init__(self, frame=None, points=False):
         """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
         self.frame = frame if frame is not None else bytearray(_CELLS)
@@ -87,16 +90,16 @@ class SegScreen:
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next
-        if status.blank:
-            for i in range(_CELLS):
-                out[i] = 0
-        elif status.info:
+        if status.info:
             self._info(out, 0, left)
             self._info(out, DIGITS, right)
         else:
             first = status.first_flag_side
             self._side(out, 0, left, first == 0 or (first < 0 and left.flagged_first))
             self._side(out, DIGITS, right, first == 1 or (first < 0 and right.flagged_first))
+            if status.blank:
+                for i in range(_CELLS):
+                    out[i] &= 0x7F
         return self._commit(out)
 
     def _side(self, out, at, view, first):

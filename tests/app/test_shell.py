@@ -111,3 +111,19 @@ def test_a_preset_is_stored_with_the_prefix_of_the_notation_that_read_it():
     specs = [app.presets.items[index].spec for index in (quick, armageddon, go)]
     assert specs == ["chessclock:5+3", "pgn:300+2=180+2", "gtp:time_settings 600 30 5"]
     assert app.presets.items[quick].setup().first.stages[0].duration_ms == 5 * 60000
+
+
+def test_a_paused_clock_wakes_for_the_blink_only_where_the_screen_blinks():
+    from ui.seg7 import SegScreen
+
+    # The OLED says PAUSE: its loop sleeps its longest (1 s); the modules' colon goes dark at
+    # 750 ms into each second of the pause.
+    for screen, wake in ((None, 3100), (SegScreen(), 2750)):
+        clock = Clock(screen=screen, preset="Blitz 5+3")
+        clock.press(b.RIGHT, 1000)
+        clock.press(b.PLAY, 2000)
+        clock.run_until(2100)
+        assert clock.state() == "paused"
+        app = clock.app
+        app.flush(2100)
+        assert clock.hal.now == 2100 and app.next_wake(2100) == wake, screen

@@ -78,13 +78,15 @@ def test_a_point_module_right_aligns_with_its_points():
     assert on_points(5425000) == [0, ONE | COLON, THREE, ZERO]  # " 1.30"
 
 
-def test_a_pause_blinks_and_keeps_the_colon():
+def test_a_pause_blinks_the_colon_and_keeps_the_digits():
     running = shown(300000, 5425000)
     status = Status()
     status.paused = True
     assert shown(300000, 5425000, status) == running  # " 1:30" keeps its colon: not "130"
-    status.blank = True
-    assert shown(300000, 5425000, status) == [0] * 8
+    status.blank = True  # the blink's dark phase: the colon alone goes dark
+    dark = shown(300000, 5425000, status)
+    assert dark == [digit & 0x7F for digit in running] and dark != running
+    assert [index for index in range(8) if dark[index] != running[index]] == [1, 5]
     status = Status()
     status.over = True
     assert shown(300000, 19950, status) == [ZERO, FIVE | COLON, ZERO, ZERO] + shown(19950)[:4]
