@@ -97,7 +97,6 @@ _SIZE = const(41)
 
 _NO_END = const(-1)
 _IN_PENALTY = const(-2)
-_REASON_SHIFT = const(8)  # Game._crossed: the outcome above the transition bits
 
 # clock.ticks.diff's arithmetic, written out where it runs at every call.
 _TICKS_MASK = const(0x3FFFFFFF)
@@ -202,9 +201,8 @@ class Game:
         self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
         self._values = [0] * _SIZE
         self._before_press = [0] * _SIZE
-        # What the last _run crossed: transition bits, and in the bits from _REASON_SHIFT up
-        # the outcome when the move it charged ends the game.
-        self._crossed = 0
+        # The outcome of the end the last _run found (TIME, HALTED, ABORTED), or PLAYING.
+        self._ending = PLAYING
         # What update() last told of the player on move (their stage, periods left and marks
         # as of then): it tells each change once.
         self._told_stage = 0
@@ -363,15 +361,14 @@ class Game:
         """Charge the player whose values are at `slot` for a move lasting `elapsed` so far.
 
         Returns the elapsed time at which this move ends the game, _IN_PENALTY when Word has
-        taken over, or _NO_END; what it crossed goes to _crossed (the outcome of that end
-        included).
+        taken over, or _NO_END; the outcome of that end goes to _ending. What the run crossed
+        (periods, stages, marks) stays in the values, where _news() finds it.
         """
         values = self._values
         control = self._controls[player]
         stages = control.stages
         end = _NO_END
         reason = PLAYING
-        crossed = 0
         setup = self.setup
         start_ms = setup.start_ms
         if start_ms and values[slot + _MOVES] == 0:
@@ -394,7 +391,6 @@ class Game:
                         used = periods - 1
                     values[slot + _PERIODS] = periods - used
                     left += used * stage.duration_ms
-                    crossed |= PERIOD_USED
                     continue
                 last = index == len(stages) - 1
                 if setup.word and (last or stage.on_expire == FLAG):
@@ -405,7 +401,6 @@ class Game:
                     break
                 if stage.on_expire == SOFT:
                     values[slot + _MARKS] |= MARK_SOFT
-                    crossed |= SOFT_TIMEOUT
                 if last:
                     values[slot + _MARKS] |= MARK_FLAG
                     end = elapsed + left + 1
@@ -414,8 +409,6 @@ class Game:
                     break
                 if stage.on_expire == FLAG:
                     values[slot + _MARKS] |= MARK_FLAG
-                    crossed |= FLAG_FELL
-                crossed |= STAGE_BEGAN
                 values[slot + _STAGE] = index + 1
                 stage = stages[index + 1]
                 values[slot + _PERIODS] = stage.periods
@@ -432,7 +425,7 @@ class Game:
             if elapsed > limit and (end < 0 or limit + 1 < end):
                 end = limit + 1
                 reason = HALTED
-        self._crossed = crossed | (reason << _REASON_SHIFT if end >= 0 else 0)
+        self._ending = reason
         return end
 
     def _begin_move(self, player):
@@ -574,7 +567,7 @@ class Game:
         end = self._what_if(player, elapsed)
         if end < 0 or end > elapsed:
             return self._news(player)
-        reason = self._crossed >> _REASON_SHIFT
+        reason = self._ending
         self._what_if(player, end)  # the move up to its end, no further
         bits = self._news(player) | GAME_OVER | (FLAG_FELL if reason == TIME else 0)
         slot = player * _PLAYER
