@@ -1,6 +1,6 @@
 # The README's and the guides' examples do what they say: every command example runs, the
 # scripted run prints what the README shows, each notation example is read by its notation, and
-# every test the docs cite exists.
+# every test the docs cite exists, inside the repository.
 import os
 import re
 import shlex
@@ -148,7 +148,7 @@ def test_every_test_the_docs_cite_exists():
     cited = 0
     for path in [README] + DOCS:
         source = text(path)
-        assert "../shared" not in source and "CLOCK_SEMANTICS" not in source, path
+        assert "../" not in source, path  # nothing cites a file outside the repository
         for test_file, name in re.findall(r"(tests/[\w/]+\.py)::(\w+)", source):
             full = os.path.join(ROOT, test_file)
             assert os.path.isfile(full), (path, test_file)
