@@ -11,6 +11,7 @@ import board_files  # noqa: E402
 import trouble  # noqa: E402
 
 BIN = os.path.join(ROOT, ".venv", "bin")
+MICROPYTHON = os.path.join(BIN, "micropython")
 MPY = os.path.join(ROOT, "build", "bench-mpy")
 TEST_SUPPORT = (
     "tests/support.py",
@@ -58,39 +59,26 @@ def _lines(text):
     return found
 
 
-def timing(interpreter):
+def figures(interpreter, script, *args):
+    """The "name value" lines a bench script prints, run from the project's root."""
     done = subprocess.run(
-        [interpreter, "bench/timing.py", ROOT],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+        [interpreter, script] + list(args), cwd=ROOT, capture_output=True, text=True, check=True
     )
     return _lines(done.stdout)
+
+
+def timing(interpreter):
+    return figures(interpreter, "bench/timing.py", ROOT)
 
 
 def press():
     """bench/press.py under MicroPython: the reference loops, press to pixels, CPU busy."""
-    done = subprocess.run(
-        [os.path.join(BIN, "micropython"), "bench/press.py", ROOT],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return _lines(done.stdout)
+    return figures(MICROPYTHON, "bench/press.py", ROOT)
 
 
 def flash_saves():
     """bench/flash_save.py under MicroPython: the flash operations of a game's saves."""
-    done = subprocess.run(
-        [os.path.join(BIN, "micropython"), "bench/flash_save.py", ROOT],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return _lines(done.stdout)
+    return figures(MICROPYTHON, "bench/flash_save.py", ROOT)
 
 
 def flash_rows():
@@ -132,7 +120,7 @@ def flash_rows():
 def game_200(heap_kb):
     return subprocess.run(
         [
-            os.path.join(BIN, "micropython"),
+            MICROPYTHON,
             "-X",
             "heapsize=%dK" % heap_kb,
             "tests/app/game_200.py",
@@ -155,26 +143,13 @@ def in_play():
     lines = done.stdout.splitlines()
     live = int(lines[0].split("at most ")[1].split()[0])
     modules = lines[1].split(": ")[1].split()
-    counted = subprocess.run(
-        [os.path.join(BIN, "micropython"), "bench/modules.py", MPY] + modules,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return live, int(counted.stdout.split()[1])
+    counted = figures(MICROPYTHON, "bench/modules.py", MPY, *modules)
+    return live, int(counted["module_heap_bytes"])
 
 
 def board_heap():
     """bench/board_heap.py: what the board's own code holds in play, without a harness."""
-    done = subprocess.run(
-        [os.path.join(BIN, "micropython"), "bench/board_heap.py", ROOT, MPY],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return int(_lines(done.stdout)["board_heap.most"])
+    return int(figures(MICROPYTHON, "bench/board_heap.py", ROOT, MPY)["board_heap.most"])
 
 
 def smallest_heap():
@@ -357,7 +332,7 @@ def busy_rows(chip):
 def main():
     rows = []
     on_board = compile_tree()
-    micro, host = timing(os.path.join(BIN, "micropython")), timing(sys.executable)
+    micro, host = timing(MICROPYTHON), timing(sys.executable)
     chip = Chip(press())
     for key, value in micro.items():
         if key in TIMING:
