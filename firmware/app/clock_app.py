@@ -164,8 +164,7 @@ class ClockApp:
         chosen = self.preset()
         if chosen.spec == self.spec:
             return chosen.name
-        index = self.presets.index_of(self.spec)
-        return self.presets.items[index].name if index >= 0 else None
+        return self.presets.name_of(self.spec)
 
     def choose_preset(self, index):
         """The preset for the next game, stored; the clock shows it at once when no game is in

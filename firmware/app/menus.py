@@ -176,8 +176,7 @@ class ResumeMenu:
 
     def __init__(self, spec, presets):
         self.spec = spec
-        index = presets.index_of(spec)
-        self.name = presets.items[index].name if index >= 0 else spec
+        self.name = presets.name_of(spec) or spec
 
     def lines(self):
         return [self.name[:21], "SET/PLAY: resume", "MINUS: new game"]

@@ -130,8 +130,9 @@ class Presets:
         self.save()
         return True
 
-    def index_of(self, spec):
-        for index, item in enumerate(self.items):
+    def name_of(self, spec):
+        """The name of the first preset of text `spec`, or None."""
+        for item in self.items:
             if item.spec == spec:
-                return index
-        return -1
+                return item.name
+        return None
