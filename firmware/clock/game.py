@@ -62,6 +62,15 @@ FLAG_FELL = const(32)  # a flag fell: an interim one, or with GAME_OVER the fina
 GAME_OVER = const(64)  # the game ended in this call (reason() says why)
 SECOND = const(128)  # the bits are about the second player (1); without it, the first (0)
 
+# What a game's Record (clock.record) is told, as its entries' kinds.
+NOTE_PLY = const(0)
+NOTE_UNDO = const(1)
+NOTE_ADJUST = const(2)
+NOTE_SET_TIME = const(3)
+NOTE_SET_MOVES = const(4)
+NOTE_END = const(5)
+STAGE_UNIT = const(0x40000)  # a record's count field: stage * STAGE_UNIT + 1 + the count shown
+
 # Marks a player collects.
 MARK_SOFT = const(1)  # a soft time-out
 MARK_FLAG = const(2)  # a flag fell (interim, or final when the game is over on time)
@@ -191,10 +200,12 @@ def _plan(setup, control):
 
 
 class Game:
-    def __init__(self, setup):
+    def __init__(self, setup, record=None):
         if not isinstance(setup, Setup):
             raise ClockError("a game needs a Setup")
         self.setup = setup
+        # A clock.record.Record the game writes from its start on (None: no record kept).
+        self.record = record
         self._controls = (setup.first, setup.second)
         # Per player, what press() and update() read at once: while only the stage time can
         # end a move (_BARE) and it has not run out, they need no what-if run.
@@ -485,6 +496,49 @@ class Game:
         values[_CAN_UNDO] = 0
         if reason == TIME and values[_FIRST_FLAG] < 0:
             values[_FIRST_FLAG] = loser
+        self._note(NOTE_END, loser if loser >= 0 else values[_TURN], values[_USED], reason)
+
+    def _note(self, kind, player, at, amount):
+        """Tell the record (if any) what happened, with both sides' figures as the display
+        shows them now (the move in progress charged as far as it has run)."""
+        record = self.record
+        if record is None:
+            return
+        values = self._values
+        first = 0
+        second = _PLAYER
+        state = values[_STATE]
+        if kind != NOTE_PLY and (state == RUNNING or state == PAUSED):
+            self._what_if(values[_TURN], values[_USED])
+            if values[_TURN]:
+                second = _SCRATCH
+            else:
+                first = _SCRATCH
+        record.put(
+            kind * 2 + player,
+            at,
+            amount,
+            values[first + _LEFT],
+            values[second + _LEFT],
+            self._count(0, first),
+            self._count(1, second),
+        )
+
+    def _count(self, player, slot):
+        """A record's count field for `player`'s values at `slot`."""
+        stages = self._controls[player].stages
+        if not stages:
+            return 0
+        values = self._values
+        index = values[slot + _STAGE]
+        stage = stages[index]
+        if stage.is_period():
+            shown = values[slot + _PERIODS] + 1
+        elif stage.moves:
+            shown = stage.moves - values[slot + _IN_STAGE] + 1
+        else:
+            shown = 0
+        return index * STAGE_UNIT + shown
 
     def _note_flags(self, player):
         values = self._values
@@ -504,6 +558,10 @@ class Game:
         values[_RUN_START] = now
         self._begin_move(player)
         self._tell_from(player)
+        record = self.record
+        if record is not None:
+            record.clear()
+            record.owner = self
         return DONE
 
     def _refuse_stamp(self, now):
@@ -696,6 +754,8 @@ class Game:
         self._told_stage = values[slot + _STAGE]  # _tell_from(other), written out
         self._told_periods = values[slot + _PERIODS]
         self._told_marks = values[slot + _MARKS]
+        if self.record is not None:
+            self._note(NOTE_PLY, player, elapsed, 0)
         limit = setup.limit_turns
         if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
@@ -736,6 +796,7 @@ class Game:
         values[_RUN_START] = now
         values[_CAN_UNDO] = 0
         self._tell_from(values[_TURN])
+        self._note(NOTE_UNDO, values[_TURN], values[_USED], 0)
         return DONE
 
     # --- arbiter --------------------------------------------------------------------------
@@ -753,9 +814,13 @@ class Game:
         self._changed()
         values[_CAN_UNDO] = 0
 
-    def _edited(self):
-        """An arbiter's edit is done: the mover's changes are told from what it left."""
-        self._tell_from(self._values[_TURN])
+    def _edited(self, kind, player, amount):
+        """An arbiter's edit is done: the mover's changes are told from what it left, and the
+        record told (from the start on: before it, the record is the last game's)."""
+        values = self._values
+        self._tell_from(values[_TURN])
+        if values[_STATE] != READY:
+            self._note(kind, player, values[_USED], amount)
         return DONE
 
     def adjust_time(self, player, delta_ms):
@@ -766,14 +831,14 @@ class Game:
         slot = player * _PLAYER
         left = self._values[slot + _LEFT] + delta_ms
         self._values[slot + _LEFT] = 0 if left < 0 else (left if left < MAX_MS else MAX_MS)
-        return self._edited()
+        return self._edited(NOTE_ADJUST, player, delta_ms)
 
     def set_time(self, player, ms):
         self._editable()
         check_ms(ms, "time")
         self._settle(player)
         self._values[player * _PLAYER + _LEFT] = ms
-        return self._edited()
+        return self._edited(NOTE_SET_TIME, player, ms)
 
     def set_moves(self, player, moves):
         """Correct a player's move counter; the stage's quota count moves with it."""
@@ -788,7 +853,7 @@ class Game:
             in_stage = quota - 1
         values[slot + _IN_STAGE] = in_stage if in_stage > 0 else 0
         values[slot + _MOVES] = moves
-        return self._edited()
+        return self._edited(NOTE_SET_MOVES, player, moves)
 
     def end_by_arbiter(self, now):
         values = self._values

@@ -4,10 +4,11 @@ import micropython
 from clock import display
 from clock.game import Game, View
 from clock.model import DELAY, NEXT, SET, Control, Setup, Stage
+from clock.record import Record
 
 
-def exercise(setup, elapsed):
-    game = Game(setup)
+def exercise(setup, elapsed, record=None):
+    game = Game(setup, record)
     game.start(1000, 0)
     first, second = View(), View()
     buf = bytearray(12)
@@ -70,3 +71,19 @@ def test_a_lock_does_catch_allocation():
     finally:
         micropython.heap_unlock()
     assert raised
+
+
+def test_a_game_writing_its_record_allocates_nothing_even_once_the_record_is_full():
+    byoyomi = Control(
+        [
+            Stage(10000, on_expire=NEXT),
+            Stage(30000, moves=1, periods=5, on_enter=SET, on_repeat=SET),
+        ]
+    )
+    record = Record()
+    exercise(Setup(byoyomi), [75000, 2000, 31000, 100], record)
+    assert record.length == 4 + 1  # four plies and the undo
+    arimaa = Control([Stage(60000)], move_ms=30000, reserve_limit_ms=40000)
+    full = Record(3)
+    exercise(Setup(arimaa), [10000, 45000, 0, 5000], full)
+    assert full.length == 3 and full.cut
