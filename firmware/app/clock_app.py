@@ -7,6 +7,7 @@ from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
 from clock import display, ticks
+from clock.record import Record
 from clock.game import (
     ABORTED,
     ARBITER,
@@ -78,6 +79,9 @@ _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
 class ClockApp:
     def __init__(self, hal, present, screen, now):
+        # Every game writes its record here: set aside first, while the heap is in one piece,
+        # and kept till the next start.
+        self.record = Record()
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
@@ -106,7 +110,7 @@ class ClockApp:
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
             self.settings.preset = 0
-        resumable = saved.load(hal.storage)
+        resumable = saved.load(hal.storage, self.record)
         self._fresh_game()
         self._offer = resumable
         if resumable is not None:
@@ -155,7 +159,7 @@ class ClockApp:
     def new_game(self):
         self._fresh_game()
         self._unsaved = False  # a save still pending is of the game just dropped
-        saved.clear(self.hal.storage)
+        saved.retire(self.hal.storage)
         self._tell(E_NEW, self.hal.ticks_ms())
 
     def game_preset_name(self):
@@ -214,7 +218,7 @@ class ClockApp:
         except PresetError:  # a stored preset this firmware no longer reads: the first one
             self.settings.preset = 0
             setup = self.preset().setup()
-        self.game = Game(setup)
+        self.game = Game(setup, self.record)
         self.spec = self.preset().spec
         self.left_player = 0
         self.sounds.forget()
@@ -284,6 +288,8 @@ class ClockApp:
             # The pressed lever starts the other side's clock: that side moves first.
             self.left_player = 0 if side == 1 else 1
             game.start(stamp, 0)
+            self.record.spec = self.spec
+            self.record.tag = saved.new_tag()
             self._switched = stamp
             self._enter(S_RUNNING, stamp)
             self._unsaved = True

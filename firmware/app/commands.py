@@ -1,7 +1,7 @@
 # The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
 import json
 
-from app.clock_app import EVENT_NAMES
+from app.clock_app import E_PRESS, EVENT_NAMES
 from app.presets import MAX_PRESETS
 from clock import report
 from clock.game import PAUSED, RUNNING
@@ -14,6 +14,7 @@ HELP = (
     "PRESET DEL <n>              delete preset n (not the game in progress's)",
     "PRESET USE <n>              choose preset n for the next game (no game in progress)",
     "STATE                       the clock as JSON",
+    "GAME                        the game's record as JSON (a PCN game record)",
     "SET MUTE ON|OFF             sound off or on",
     "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
     "PING                        answers OK pong",
@@ -36,6 +37,15 @@ def run(channel, text, now):
         _preset(channel, app, words, now)
     elif verb == "STATE" and len(words) == 1:
         send("OK " + json.dumps(state(app, now)))
+    elif verb == "GAME" and len(words) == 1:
+        if app.record.owner is None:
+            send("ERR no game has started yet")
+        else:
+            from app import game_record
+
+            channel.write_part("OK ")
+            game_record.write(app, channel.write_part)
+            send("")
     elif verb == "SET":
         if len(words) == 3 and words[1].upper() == "MUTE" and words[2].upper() in ("ON", "OFF"):
             muted = words[2].upper() == "ON"
@@ -63,7 +73,7 @@ def run(channel, text, now):
         else:
             send("OK leaving for the REPL")
             channel.leave_for_repl()
-    elif verb in ("STATE", "HELP", "PING", "REPL"):
+    elif verb in ("STATE", "GAME", "HELP", "PING", "REPL"):
         send("ERR usage: " + verb)
     else:
         send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
@@ -195,6 +205,13 @@ def state(app, now):
 
 
 def event_json(app, event, stamp):
+    """STATE's fields, the event's name, the number of entries in the game's record, and for a
+    press that ply's entry of the record (docs/records.md)."""
     record = state(app, stamp)
     record["event"] = EVENT_NAMES[event]
+    record["entries"] = app.record.length
+    if event == E_PRESS:
+        from app import game_record
+
+        record["entry"] = game_record.last_ply(app)
     return json.dumps(record)

@@ -1,45 +1,173 @@
-# The running game on flash: written after each switch, and every 10 s while a clock runs, so a
-# power cut loses no press and at most 10 s of the move in progress.
+# The running game on flash, with its record: written after each switch, and every 10 s while a
+# clock runs, so a power cut loses no press and at most 10 s of the move in progress.
+#
+# game.txt holds the preset, who sits left, the core's state as integers, and the record's latest
+# entries; each time CHUNK of them are in, they go to a file of their own (rec<N>.txt) before
+# game.txt drops them, so game.txt stays a few hundred bytes. An entry is stored as its kind and
+# player, time and amount: the figures come back by replaying the entries (clock.record.replay).
+# Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
+# game.txt names only entries a finished write holds.
 from clock.game import OVER, Game
 from clock.model import ClockError
+from clock.record import AMOUNT, AT, CODE, RecordError, replay
 import notation
 from notation.errors import PresetError
 
 FILE = "game.txt"
-_VERSION = "clock-game 1"
+CHUNK = 16
+_VERSION = "clock-game 2"
+_RETIRED = " retired"  # after who sits left: a game not to offer again
+_VERSION_1 = "clock-game 1"  # before records: 5 lines, read as a game whose record is lost
+_CHUNK_VERSION = "clock-record 1"
+
+
+def _chunk_name(number):
+    return "rec%d.txt" % number
+
+
+def _entries_text(record, start, end):
+    field = record.field
+    parts = []
+    for index in range(start, end):
+        parts.append("%d,%d,%d" % (field(index, CODE), field(index, AT), field(index, AMOUNT)))
+    return " ".join(parts)
 
 
 def save(storage, spec, left_player, game, now=None):
-    """A few hundred bytes: the preset, who sits left, the core's state as integers (a running
-    move as of `now`)."""
+    """The preset, who sits left, the core's state (a running move as of `now`) and the game's
+    record (sealing a chunk first when one is full)."""
+    record = game.record
+    if record is None or record.owner is not game:
+        tail = "-\n"
+    else:
+        sealed = record.sealed
+        while record.length - sealed >= CHUNK:
+            text = "%s %d %d\n%s\n" % (
+                _CHUNK_VERSION,
+                record.tag,
+                sealed,
+                _entries_text(record, sealed, sealed + CHUNK),
+            )
+            storage.write(_chunk_name(sealed // CHUNK), text.encode())
+            sealed += CHUNK
+            record.sealed = sealed
+        tail = "%d %d %d %d\n%s" % (
+            record.tag,
+            record.length,
+            sealed,
+            1 if record.cut else 0,
+            _entries_text(record, sealed, record.length),
+        )
     numbers = ",".join([str(value) for value in game.snapshot(now)])
-    text = "%s\n%s\n%d\n%s\n" % (_VERSION, spec, left_player, numbers)
+    text = "%s\n%s\n%d\n%s\n%s\n" % (_VERSION, spec, left_player, numbers, tail)
     storage.write(FILE, text.encode())
 
 
-def clear(storage):
-    storage.remove(FILE)
+def new_tag():
+    """A number for a new game's record: its stored chunks are told from another game's."""
+    import random
+
+    return random.getrandbits(30)
 
 
-def load(storage):
+def retire(storage):
+    """A new game is set up: the saved one is no longer offered, and only its record is read
+    back (it stays until the next game starts, across a restart too)."""
+    data = storage.read(FILE)
+    if data is None:
+        return
+    try:
+        lines = data.decode().split("\n")
+    except UnicodeError:
+        lines = ()
+    if len(lines) == 7 and lines[0] == _VERSION and lines[2].endswith(_RETIRED):
+        return
+    if len(lines) == 7 and lines[0] == _VERSION and lines[2] in ("0", "1"):
+        lines[2] += _RETIRED
+        storage.write(FILE, "\n".join(lines).encode())
+    else:
+        storage.remove(FILE)
+
+
+def load(storage, record=None):
     """(spec, left_player, game) of a saved game still in play, or None. Never raises: a file
-    that does not read back exactly is ignored (and the next save replaces it)."""
+    that does not read back exactly is ignored (and the next save replaces it).
+
+    Given a Record, the saved game's record is read into it (for a finished game too, whose
+    record stays until the next game starts), its owner the saved game; a record that does
+    not read back whole keeps the entries it could, and is marked cut."""
     data = storage.read(FILE)
     if data is None:
         return None
     try:
         lines = data.decode().split("\n")
-        if len(lines) != 5 or lines[0] != _VERSION or lines[4] != "":
+        if lines[0] == _VERSION_1 and len(lines) == 5:
+            lines[4:] = ["", "", ""]
+        elif lines[0] != _VERSION or len(lines) != 7:
+            return None
+        if lines[6] != "":
             return None
         spec = lines[1]
-        left_player = int(lines[2])
+        retired = lines[2].endswith(_RETIRED)
+        left_player = int(lines[2][:1] if retired else lines[2])
         if left_player not in (0, 1):
             return None
-        game = Game(notation.parse(spec))
+        setup = notation.parse(spec)
+        game = Game(setup, record)
         game.restore([int(item) for item in lines[3].split(",")])
     except (ValueError, UnicodeError, PresetError, ClockError):
         return None
-    if game.state() == OVER:
+    if record is not None:
+        if lines[4] == "-":  # saved without a record
+            record.clear()
+            record.cut = True
+        else:
+            _load_record(storage, record, setup, lines[4], lines[5])
+        record.owner = game
+        record.spec = spec
+    if game.state() == OVER or retired:
         return None
     game.freeze()
     return spec, left_player, game
+
+
+def _load_record(storage, record, setup, header, tail):
+    """Read the record into `record` by replaying its entries on a game of `setup`."""
+    entries = []
+    cut = True
+    tag = sealed = 0
+    try:
+        tag, length, sealed, cut_flag = [int(item) for item in header.split()]
+        for number in range(sealed // CHUNK):
+            data = storage.read(_chunk_name(number))
+            if data is None:
+                raise ValueError("a record chunk is missing")
+            chunk = data.decode().split("\n")
+            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, number * CHUNK):
+                raise ValueError("a record chunk of another game")
+            entries.extend(_entries(chunk[1]))
+        entries.extend(_entries(tail))
+        if len(entries) != length:
+            raise ValueError("a record of another length")
+        cut = cut_flag == 1
+    except (ValueError, UnicodeError, IndexError):
+        pass
+    try:
+        replay(Game(setup, record), entries)
+    except (RecordError, ClockError):
+        record.clear()
+        cut = True
+    record.tag = tag
+    if cut:  # what was lost stays lost; the next save stores whole what the record still holds
+        record.cut = True
+        record.sealed = 0
+    else:
+        record.sealed = sealed
+
+
+def _entries(text):
+    entries = []
+    for item in text.split():
+        code, at, amount = [int(number) for number in item.split(",")]
+        entries.append((code >> 1, code & 1, at, amount))
+    return entries

@@ -155,6 +155,10 @@ class SerialChannel:
         """One reply line, CRLF-terminated, in printable ASCII whatever `line` holds."""
         self.port.write((ascii_line(line) + "\r\n").encode())
 
+    def write_part(self, text):
+        """A piece of a reply line too long to build at once; send() writes its end."""
+        self.port.write(ascii_line(text).encode())
+
     def _on_event(self, event, stamp):
         previous = self._previous
         if previous is not None:

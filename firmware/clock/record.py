@@ -1,7 +1,7 @@
 # A game's record: every ply, undo, arbiter correction and the end, with both sides' figures after.
 #
-# Entries live in one array of whole numbers set aside once (FIELDS a entry): taking one
-# allocates nothing. A Game given a Record writes it (Game._note); the record starts when the
+# Entries live in arrays of whole numbers set aside once, one a field: taking one allocates
+# nothing, and a few KB each find room more easily in a fragmented heap than one block would. A Game given a Record writes it (Game._note); the record starts when the
 # game starts and stays until the next one does. What an entry holds:
 #   CODE     kind * 2 + player: the player it is about
 #   AT       PLY: the ply's elapsed time; the others: the elapsed time of the move in progress
@@ -41,7 +41,9 @@ class RecordError(ValueError):
 class Record:
     def __init__(self, capacity=CAPACITY):
         self.capacity = capacity
-        self.entries = array("i", bytearray(4 * FIELDS * capacity))  # zeros, from raw bytes
+        # Sized by a range, which allocates nothing more (an entry is written before it is read).
+        codes = bytearray(capacity)  # the kind and player fit a byte
+        self._fields = tuple([codes] + [array("i", range(capacity)) for _ in range(FIELDS - 1)])
         self.spec = ""  # the game's preset text, as stored (the app sets it)
         self.owner = None  # the Game that wrote it last
         self.tag = 0  # a number of this game's alone (app.saved: which stored chunks are its)
@@ -57,32 +59,36 @@ class Record:
         if length >= self.capacity:
             self.cut = True
             return
-        entries = self.entries
-        base = length * FIELDS
-        entries[base] = code
-        entries[base + AT] = at
-        entries[base + AMOUNT] = amount
-        entries[base + LEFT] = left_first
-        entries[base + LEFT + 1] = left_second
-        entries[base + COUNT] = count_first
-        entries[base + COUNT + 1] = count_second
+        fields = self._fields
+        fields[CODE][length] = code
+        fields[AT][length] = at
+        fields[AMOUNT][length] = amount
+        fields[LEFT][length] = left_first
+        fields[LEFT + 1][length] = left_second
+        fields[COUNT][length] = count_first
+        fields[COUNT + 1][length] = count_second
         self.length = length + 1
 
     def kind(self, index):
-        return self.entries[index * FIELDS] >> 1
+        return self._fields[CODE][index] >> 1
 
     def player(self, index):
-        return self.entries[index * FIELDS] & 1
+        return self._fields[CODE][index] & 1
 
     def field(self, index, field):
-        return self.entries[index * FIELDS + field]
+        return self._fields[field][index]
 
     def stage(self, index, player):
-        return self.entries[index * FIELDS + COUNT + player] // STAGE_UNIT
+        return self._fields[COUNT + player][index] // STAGE_UNIT
 
     def count(self, index, player):
         """The periods or moves left the display showed beside `player`'s time, or -1."""
-        return self.entries[index * FIELDS + COUNT + player] % STAGE_UNIT - 1
+        return self._fields[COUNT + player][index] % STAGE_UNIT - 1
+
+    def rows(self):
+        """Every entry as a tuple of its fields (for comparisons)."""
+        fields = self._fields
+        return [tuple([field[index] for field in fields]) for index in range(self.length)]
 
     def plies(self):
         """The entries of the plies that stand (an undo takes back the ply before it)."""

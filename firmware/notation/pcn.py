@@ -1,7 +1,7 @@
 # PCN (Sashité Portable Chess Notation) time control: JSON period lists and game records.
 import json
 
-from clock.model import ADD, FISCHER_AFTER, FLAG, MAX_COUNT, MAX_MS, NEXT, SET
+from clock.model import ADD, FISCHER, FISCHER_AFTER, FLAG, MAX_COUNT, MAX_MS, NEXT, SET
 from clock.model import ClockError, Control, Setup, Stage
 from notation.errors import PresetError
 
@@ -142,8 +142,11 @@ def record_from(doc, text):
     return setup, elapsed, names
 
 
-def periods_of(setup, notation=NAME):
-    """(duration_ms, increment_ms, plies) per period of a Setup PCN can say; [] when untimed."""
+def periods_of(setup, notation=NAME, fischer_as_after=False):
+    """(duration_ms, increment_ms, plies) per period of a Setup PCN can say; [] when untimed.
+
+    With fischer_as_after, a Fischer increment given as the move begins is said as PCN's, given
+    after it: the two leave the same time after every move (a game record's periods)."""
 
     def refuse(what):
         raise PresetError(notation, "", None, "PCN cannot say " + what)
@@ -170,6 +173,18 @@ def periods_of(setup, notation=NAME):
     last = len(control.stages) - 1
     for i, stage in enumerate(control.stages):
         duration, increment, plies = stage.duration_ms, stage.increment_ms, stage.moves
+        if fischer_as_after and stage.mode == FISCHER:
+            stage = Stage(
+                duration,
+                plies,
+                increment,
+                FISCHER_AFTER,
+                stage.increment_every,
+                stage.periods,
+                stage.on_enter,
+                stage.on_repeat,
+                stage.on_expire,
+            )
         if not stage == _stage_of(duration, increment, plies, i == last):
             refuse(
                 "stage %d, %r: only Fischer-after banks, quotas and per-ply caps" % (i + 1, stage)
