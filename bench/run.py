@@ -243,12 +243,13 @@ class Chip:
             "pass starting). pico_oled: the board's Ssd1306 driver runs on an I2C with nothing "
             "on it, the bus takes bytes × 9 bits / %s Hz (bytes: ssd1306.window_bytes of each "
             "window shown, the whole frame 8 × (8 + 130)). pico_tm1637: the modules' writes "
-            "found from the 8-byte frames before and after (as Tm1637.update does), costed "
-            "with tm1637.write_cost as pin calls × %s µs (assumed: one Python call to a "
+            "found from the 9-byte frames (digits, brightness) before and after (as "
+            "TwoModules.show does), costed with tm1637.write_cost as pin calls × %s µs (assumed: one Python call to a "
             'machine.Pin on the chip) + sleep_us of %s µs half periods; "refresh": the '
             "same press when each module written is due for its periodic full write."
             % (f["repeats"], f["wake_us"], f["i2c_hz"], f["pin_call_us"], f["tm1637_delay_us"]),
-            "Press to pixels runs from the wake to the end of the display write; the game's "
+            "Press to pixels runs from the wake to the end of the display write (for a press "
+            "that changes no segment, to the end of the render that found so); the game's "
             'save (saved.save, "save": that call alone, onto an in-memory filesystem) comes '
             "after it in the same pass, and so does the flash write on the chip (what its "
             "erases and programs do to a press: the flash row).",

@@ -69,9 +69,6 @@ _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
 INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-segment modules)
-# A paused clock blinks on the 7-segment modules: each BLINK_MS, dark for the last BLINK_DARK_MS.
-BLINK_MS = const(1000)
-BLINK_DARK_MS = const(250)
 _TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
 _TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
@@ -104,7 +101,6 @@ class ClockApp:
         self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
         self._battery_at = now
         self._gauge = Gauge()
-        self._paused_at = now  # the blink's phase
         self._info_until = now
         self._info = False  # the counters are asked for, until _info_until
         self._check_battery(now)
@@ -123,8 +119,6 @@ class ClockApp:
         self.state = state
         running = state == S_RUNNING or state == S_INTERIM
         self.gestures.play_at_once = running  # PLAY acts at the press only while a clock runs
-        if state == S_PAUSED:
-            self._paused_at = stamp
         if not running:
             self._info = False
         self.menu = None  # _open() puts the menu of a menu state in
@@ -429,9 +423,6 @@ class ClockApp:
         status = self.status
         state = self.state
         status.paused = state == S_PAUSED
-        status.blank = (
-            status.paused and _blink_phase(now, self._paused_at) >= BLINK_MS - BLINK_DARK_MS
-        )
         if self._info and (
             (state != S_RUNNING and state != S_INTERIM) or ticks.diff(self._info_until, now) <= 0
         ):
@@ -476,10 +467,6 @@ class ClockApp:
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
-        if state == S_PAUSED and self.screen.blinks:
-            phase = _blink_phase(now, self._paused_at)
-            shown = BLINK_MS - BLINK_DARK_MS
-            wait = _sooner(wait, (shown if phase < shown else BLINK_MS) - phase)
         if self.menu is not None:
             wait = _sooner(wait, self.screen.menu_wait(now))
         due = self.gestures.due()
@@ -499,10 +486,6 @@ def _menus():
     from app import menus
 
     return menus
-
-
-def _blink_phase(now, since):
-    return max(0, ticks.diff(now, since)) % BLINK_MS
 
 
 def _sooner(wait, candidate):

@@ -79,16 +79,28 @@ class Canvas:
 
     def text(self, x, y, chars, start=0, end=-1, on=1):
         """Draw chars[start:end] (bytes or bytearray; a str allocates on MicroPython, so only for
-        menus) in the 5x7 font; a 0 byte ends the text. Return the x after the last character."""
+        menus) in the 5x7 font; a 0 byte ends the text. Return the x after the last character.
+        char() for each, inline: a call per character is most of the cost."""
         if end < 0:
             end = len(chars)
+        glyph = self._glyph
+        strip = self._strip
+        fb = self.fb
+        dark = self._dark
         for i in range(start, end):
             c = chars[i]
             if type(c) is not int:
                 c = ord(c)
             if c == 0:
                 break
-            x = self.char(x, y, c, on)
+            if c < font.FIRST or c > font.LAST:
+                c = 63  # "?"
+            glyph.blit(strip, (font.FIRST - c) * font.WIDTH, 0)
+            if on:
+                fb.blit(glyph, x, y, 0)
+            else:
+                fb.blit(glyph, x, y, 1, dark)
+            x += font.ADVANCE
         return x
 
     def big_char(self, x, y, code, w, h, t, on=1):

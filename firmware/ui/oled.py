@@ -101,13 +101,12 @@ def _length(buf, start, count):
 
 
 class OledScreen:
-    blinks = False  # a pause says PAUSE; status.blank changes nothing here
-
     def __init__(self, frame=None):
         self.frame = frame if frame is not None else bytearray(canvas.SIZE)
         self.canvas = canvas.Canvas(self.frame)
         self.dirty = Dirty()
         self._times = (bytearray(_SLOT), bytearray(_SLOT))
+        self._time_keys = [-1, -1]  # per side, the time its text in _times was rendered from
         self._tops = (bytearray(_SLOT), bytearray(_SLOT))
         self._auxes = (bytearray(_SLOT), bytearray(_SLOT))
         self._shown_times = (bytearray(_SLOT), bytearray(_SLOT))
@@ -158,9 +157,15 @@ class OledScreen:
         return changed
 
     def _side(self, s, view, first):
-        time = self._times[s]
-        time[:] = _ZEROS
-        display.render(view.time_ms, time)
+        ms = view.time_ms
+        if ms < 0:
+            ms = 0
+        key = ms - ms % display.resolution(ms)  # the time the text is made of
+        if self._time_keys[s] != key:
+            self._time_keys[s] = key
+            time = self._times[s]
+            time[:] = _ZEROS
+            display.render(key, time)
         bits = 0
         if view.running:
             bits = _RUN
@@ -179,7 +184,7 @@ class OledScreen:
             seen[2] = periods
             seen[3] = moves_left
             self._top(self._tops[s], view)
-        flags = (8 if first else 0) | (16 if view.soft_timeout else 0) | bits
+        flags = (8 if first else 0) | (16 if view.soft_timeout else 0) | (bits & _FLAG)
         start = view.start_ms
         delay = view.delay_ms
         reserve = view.reserve_ms
@@ -401,7 +406,8 @@ class OledScreen:
             else:
                 digits += 1
         t = 3 if digits <= 4 else 2
-        w = (_HALF_W - marks * t - 2 * (digits + marks - 1)) // digits
+        gaps = 2 * (digits + marks - 1)
+        w = (_HALF_W - marks * t - gaps) // digits
         if w > 13:
             w = 13
         h = 2 * w + 6
@@ -410,7 +416,7 @@ class OledScreen:
         g[0] = w
         g[1] = h
         g[2] = t
-        g[3] = (_HALF_W - canvas.big_text_width(time, 0, _SLOT, w, t, 2)) // 2
+        g[3] = (_HALF_W - digits * w - marks * t - gaps) // 2  # canvas.big_text_width, summed
         g[4] = _DIGITS_Y + (_DIGITS_H - h) // 2
 
     def _draw_time(self, s, x):

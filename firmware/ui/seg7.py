@@ -1,7 +1,10 @@
-# Frames for two TM1637 four-digit modules, one per side: 8 bytes of segments, built on change.
+# Frames for two TM1637 four-digit modules, one per side: 8 bytes of segments and the modules'
+# brightness, built on change.
 #
-# A byte is one digit, bit 0 = segment a (top) ... bit 6 = g (middle), as the TM1637 takes it.
-# Bit 7 is the one mark a module has, and the two module variants differ there:
+# Bytes 0..3 are the left module's digits, 4..7 the right's; byte 8 is the brightness of both
+# (0..7, the level of the display-control command). A digit byte is bit 0 = segment a (top) ...
+# bit 6 = g (middle), as the TM1637 takes it. Bit 7 is the one mark a module has, and the two
+# module variants differ there:
 #   colon module (points=False, the common 4-digit clock module): bit 7 of the second digit
 #     (bytes 1 and 5) lights the centre colon; bit 7 of any other digit is not wired.
 #   point module (points=True): bit 7 of every digit is its decimal point, and there is no colon.
@@ -15,8 +18,9 @@
 #            the last digit dark (a time with a dark last digit is always seconds and tenths);
 #            " 9:9 " below 10 s. The point module right-aligns " 15.3" with its point.
 #   "FLAG"   a side that flagged first (or alone); "FLG2" a side that flagged after the other.
-#   paused   the colon (the points, on a point module) blinks: status.blank is its dark phase,
-#            which the app times. Only that one digit of each module is rewritten at a blink.
+#   paused   both modules dim (brightness DIM, else BRIGHT); the digits and the colon stay. The
+#            pause costs a display-control byte per module as it starts and as it ends, nothing
+#            in between: no blink to wake for.
 #   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
@@ -31,6 +35,11 @@ from ui import font
 
 DIGITS = const(4)  # per module
 _CELLS = const(8)  # both modules
+FRAME_BYTES = const(9)  # the digits and the brightness
+BRIGHT = const(7)
+DIM = const(1)  # paused: the LEDs lit 2/16 of the time against 14/16, still legible
+_LEVEL = const(8)  # the frame's brightness byte
+_UNKNOWN = const(-3)  # no side key: the side is built at the next clock()
 _MARK = const(0x80)
 _MARK_AT = const(1)  # the colon module's colon: bit 7 of the second digit
 _FLAG_FIRST = b"FLAG"
@@ -69,14 +78,14 @@ def encode(text, out, at, count=-1):
 
 
 class SegScreen:
-    blinks = True  # a pause blinks (status.blank): the app wakes for the blink
-
     def __init__(self, frame=None, points=False):
         """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
-        self.frame = frame if frame is not None else bytearray(_CELLS)
+        self.frame = frame if frame is not None else bytearray(FRAME_BYTES)
         self.dirty = None  # the modules' driver finds the changed digits itself
         self.points = points
-        self._next = bytearray(_CELLS)
+        self._next = bytearray(FRAME_BYTES)
+        self._sides = bytearray(FRAME_BYTES)  # each side's time digits as last built
+        self._keys = [_UNKNOWN, _UNKNOWN]  # the time (-1, -2: FLAG, FLG2) each side shows
         self._text = bytearray(12)
         self._valid = False
         self._line = None  # the menu line shown, its segments, and since when
@@ -95,19 +104,31 @@ class SegScreen:
             self._info(out, DIGITS, right)
         else:
             first = status.first_flag_side
-            self._side(out, 0, left, first == 0 or (first < 0 and left.flagged_first))
-            self._side(out, DIGITS, right, first == 1 or (first < 0 and right.flagged_first))
-            if status.blank:
-                for i in range(_CELLS):
-                    out[i] &= 0x7F
+            self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
+            self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+            out[:] = self._sides
+        out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
 
-    def _side(self, out, at, view, first):
+    def _side(self, s, view, first):
+        """Build side `s` into _sides, unless it already shows what `view` does."""
+        if view.flagged:
+            key = -1 if first else -2
+        else:
+            ms = view.time_ms
+            if ms < 0:
+                ms = 0
+            key = ms - ms % display.resolution(ms, True)  # the time the text is made of
+        if self._keys[s] == key:
+            return
+        self._keys[s] = key
+        out = self._sides
+        at = s * DIGITS
         if view.flagged:
             encode(_FLAG_FIRST if first else _FLAG_LATER, out, at)
             return
         text = self._text
-        n = display.render(view.time_ms, text, True)
+        n = display.render(key, text, True)
         digits = 0
         before_mark = -1
         for i in range(n):
@@ -174,6 +195,7 @@ class SegScreen:
         strip = self._strip
         for i in range(min(_CELLS, len(strip) - offset)):
             out[i] = strip[offset + i]
+        out[_LEVEL] = BRIGHT
         return self._commit(out)
 
     def _offset(self, now):

@@ -4,7 +4,6 @@
 class Status:
     def __init__(self):
         self.paused = False
-        self.blank = False  # a paused clock's blink is in its dark phase (the 7-segment modules)
         self.info = False  # the counters were asked for (SET while running; 7-segment modules)
         self.left_player = 0  # the player on the left: 0 first, 1 second; the right is the other
         self.first_flag_side = -1  # the side that flagged first: -1 none, 0 left, 1 right

@@ -200,23 +200,30 @@ class Tm1637:
 
 class TwoModules:
     """Two four-digit modules as one display: show() takes an 8-byte frame (0..3 the left module,
-    4..7 the right) and sends each module only what changed on it."""
+    4..7 the right) and sends each module only what changed on it; a 9th byte, where there is
+    one, is the brightness of both (ui/seg7.py's frames), sent when it changes."""
 
     def __init__(self, left, right):
         self.left = left
         self.right = right
+        self._level = -1  # the 9th byte last shown
 
     def show(self, frame, dirty=None):
         """`dirty` (the OLED's changed windows) is ignored: each module finds its own changes.
         Returns the number of modules written, 0..2."""
-        if len(frame) != 2 * DIGITS:
-            raise ValueError("a frame is 8 bytes")
-        written = 0
+        count = len(frame)
+        if count != 2 * DIGITS and count != 2 * DIGITS + 1:
+            raise ValueError("a frame is 8 bytes, or 9 with the brightness")
+        left = right = False
+        if count > 2 * DIGITS and frame[2 * DIGITS] != self._level:
+            self._level = frame[2 * DIGITS]
+            self.brightness(self._level)
+            left = right = True
         if self.left.update(frame, 0):
-            written += 1
+            left = True
         if self.right.update(frame, DIGITS):
-            written += 1
-        return written
+            right = True
+        return left + right
 
     def brightness(self, level):
         self.left.brightness(level)

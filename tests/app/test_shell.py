@@ -113,12 +113,11 @@ def test_a_preset_is_stored_with_the_prefix_of_the_notation_that_read_it():
     assert app.presets.items[quick].setup().first.stages[0].duration_ms == 5 * 60000
 
 
-def test_a_paused_clock_wakes_for_the_blink_only_where_the_screen_blinks():
+def test_a_paused_clock_sleeps_its_longest_on_either_screen():
     from ui.seg7 import SegScreen
 
-    # The OLED says PAUSE: its loop sleeps its longest (1 s); the modules' colon goes dark at
-    # 750 ms into each second of the pause.
-    for screen, wake in ((None, 3100), (SegScreen(), 2750)):
+    # The OLED says PAUSE, the modules dim: nothing moves, the loop sleeps its longest (1 s).
+    for screen, wake in ((None, 3100), (SegScreen(), 3100)):
         clock = Clock(screen=screen, preset="Blitz 5+3")
         clock.press(b.RIGHT, 1000)
         clock.press(b.PLAY, 2000)

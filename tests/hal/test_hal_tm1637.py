@@ -136,6 +136,33 @@ def test_two_modules_write_only_the_side_that_changed():
     raises(ValueError, modules.show, bytearray(4))
 
 
+def test_a_ninth_byte_is_the_brightness_sent_as_one_command_when_it_changes():
+    # ui/seg7.py's frames: the pause dims both modules with one display-control byte each.
+    left_chip, right_chip, modules = pair()
+    frame = clock_frame("05:00", "04:59") + bytearray((7,))
+    modules.show(frame)
+    left_chip.trace, right_chip.trace = [], []
+    frame[8] = 1
+    assert modules.show(frame) == 2
+    for chip in (left_chip, right_chip):
+        assert "".join(chip.trace) == transaction(0x89)  # display on, brightness 1
+        assert chip.brightness == 1 and chip.on
+    assert bytes(left_chip.grids[:4]) == bytes(frame[:4])
+    left_chip.trace, right_chip.trace = [], []
+    assert modules.show(frame) == 0 and left_chip.trace == right_chip.trace == []
+    frame[8] = 7
+    frame[7] = 0x7F  # 04:58 as the clock resumes: the right module's digit too
+    assert modules.show(frame) == 2
+    assert "".join(left_chip.trace) == transaction(0x8F)
+    assert "".join(right_chip.trace) == transaction(0x8F) + transaction(0xC3, 0x7F)
+    assert left_chip.brightness == right_chip.brightness == 7
+    for step in range(2 * REFRESH_EVERY):  # the refreshes keep the level
+        frame[3] ^= 0x80
+        modules.show(frame)
+    assert left_chip.brightness == 7
+    raises(ValueError, modules.show, bytearray(10))
+
+
 def test_the_first_show_writes_both_modules_even_when_blank():
     left_chip, right_chip, modules = pair()
     left_chip.grids[0] = right_chip.grids[0] = 0xFF  # as if noise
@@ -309,13 +336,14 @@ def test_show_allocates_nothing_for_changing_frames():
     for delay in (10, 0):
         left_chip, right_chip, modules = pair(delay_us=delay)
         left_chip.trace = right_chip.trace = None
-        frame = bytearray(8)
+        frame = bytearray(9)  # with the brightness
         modules.show(frame)
         micropython.heap_lock()
         try:
             for step in range(REFRESH_EVERY + 2):  # partial writes and a refresh
                 frame[step & 3] ^= 0x3F
                 frame[4 + (step & 1)] += 1
+                frame[8] = 7 if step & 2 else 1
                 modules.show(frame, None)
             left_chip.power_down()
             frame[0] ^= 0x40
@@ -324,5 +352,6 @@ def test_show_allocates_nothing_for_changing_frames():
             modules.show(frame)  # the rewrite it forces
         finally:
             micropython.heap_unlock()
-        assert left_chip.grids[:4] == frame[:4] and right_chip.grids[:4] == frame[4:]
+        assert left_chip.grids[:4] == frame[:4] and right_chip.grids[:4] == frame[4:8]
+        assert left_chip.brightness == right_chip.brightness == frame[8]
         assert modules.left.naks > 0 and modules.left.acked

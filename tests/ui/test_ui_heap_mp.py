@@ -55,18 +55,16 @@ def test_clock_frames_allocate_nothing():
 def test_marks_and_a_bytes_message_allocate_nothing():
     oled, seg = OledScreen(), SegScreen()
     left, right, status = setup()
-    left.time_ms = right.time_ms = 300000  # a colon for the pause to turn off
+    left.time_ms = right.time_ms = 300000
     micropython.heap_lock()
     try:
         oled.clock(left, right, status)
         seg.clock(left, right, status)
-        status.paused = True
-        status.blank = True  # the blink's dark phase
+        status.paused = True  # the modules dim
         status.message = b"HALT"
         status.battery_low = True
         a = oled.clock(left, right, status)
         b = seg.clock(left, right, status)
-        status.blank = False
         status.info = True  # the counters
         left.moves_left = 12
         f = seg.clock(left, right, status)

@@ -1,6 +1,7 @@
-# The TM1637 frames: 8 segment bytes, left module then right, with the colon and flag conventions.
+# The TM1637 frames: 8 segment bytes, left module then right, with the colon and flag conventions,
+# and the brightness of both.
 from clock.game import View
-from ui.seg7 import SegScreen, encode
+from ui.seg7 import BRIGHT, DIM, SegScreen, encode
 from ui.status import Status
 
 # a=1 b=2 c=4 d=8 e=16 f=32 g=64; bit 7 of the second digit is the colon
@@ -36,7 +37,8 @@ def test_encode_stops_at_the_end_and_marks_a_leading_point():
 
 
 def test_minutes_and_seconds_on_both_modules():
-    assert shown(300000, 65000) == [ZERO, FIVE | COLON, ZERO, ZERO, ZERO, ONE | COLON, ZERO, FIVE]
+    digits = [ZERO, FIVE | COLON, ZERO, ZERO, ZERO, ONE | COLON, ZERO, FIVE]
+    assert shown(300000, 65000) == digits + [BRIGHT]
 
 
 def test_hours_right_aligned_with_a_blank_first_digit():
@@ -78,18 +80,17 @@ def test_a_point_module_right_aligns_with_its_points():
     assert on_points(5425000) == [0, ONE | COLON, THREE, ZERO]  # " 1.30"
 
 
-def test_a_pause_blinks_the_colon_and_keeps_the_digits():
+def test_a_pause_dims_both_modules_and_keeps_the_digits_and_the_colon():
     running = shown(300000, 5425000)
+    assert running[8] == BRIGHT
     status = Status()
     status.paused = True
-    assert shown(300000, 5425000, status) == running  # " 1:30" keeps its colon: not "130"
-    status.blank = True  # the blink's dark phase: the colon alone goes dark
-    dark = shown(300000, 5425000, status)
-    assert dark == [digit & 0x7F for digit in running] and dark != running
-    assert [index for index in range(8) if dark[index] != running[index]] == [1, 5]
+    paused = shown(300000, 5425000, status)
+    assert paused[:8] == running[:8] and paused[8] == DIM < BRIGHT  # " 1:30" keeps its colon
     status = Status()
     status.over = True
-    assert shown(300000, 19950, status) == [ZERO, FIVE | COLON, ZERO, ZERO] + shown(19950)[:4]
+    over = shown(300000, 19950, status)
+    assert over == [ZERO, FIVE | COLON, ZERO, ZERO] + shown(19950)[:4] + [BRIGHT]
 
 
 def test_the_counters_show_periods_or_moves_left_else_moves_made():
@@ -101,19 +102,19 @@ def test_the_counters_show_periods_or_moves_left_else_moves_made():
     screen = SegScreen()
     assert screen.clock(left, right, status)
     P, M, N = 0x73, 0x37, 0x54
-    assert list(screen.frame) == [P, 0, 0, THREE, N, ONE, 0x5B, THREE]
+    assert list(screen.frame) == [P, 0, 0, THREE, N, ONE, 0x5B, THREE, BRIGHT]
     left.moves_left = 25  # Canadian: 25 stones in the period
     right.moves_left = 1  # the last move before a time control
     right.periods_left = 5
     assert screen.clock(left, right, status)
-    assert list(screen.frame) == [M, 0, 0x5B, FIVE, P, 0, 0, FIVE]
+    assert list(screen.frame)[:8] == [M, 0, 0x5B, FIVE, P, 0, 0, FIVE]
     right.periods_left = -1
     right.moves = 4000
     screen.clock(left, right, status)
-    assert list(screen.frame)[4:] == [M, 0, 0, ONE]
+    assert list(screen.frame)[4:8] == [M, 0, 0, ONE]
     right.moves_left = -1
     screen.clock(left, right, status)
-    assert list(screen.frame)[4:] == [N, NINE, NINE, NINE]
+    assert list(screen.frame)[4:8] == [N, NINE, NINE, NINE]
     status.info = False
     assert screen.clock(left, right, status)
     assert list(screen.frame)[:4] == [ZERO, ZERO | COLON, THREE, ZERO]
@@ -127,7 +128,7 @@ def test_flags_first_and_second():
     screen = SegScreen()
     screen.clock(left, right, status)
     flag = [0x71, 0x38, 0x77, 0x3D]  # F L A G
-    assert list(screen.frame) == [0x71, 0x38, 0x3D, 0x5B] + flag  # FLG2 | FLAG
+    assert list(screen.frame)[:8] == [0x71, 0x38, 0x3D, 0x5B] + flag  # FLG2 | FLAG
     status.first_flag_side = -1
     right.flagged = False
     left.flagged_first = True
@@ -148,16 +149,33 @@ def test_changed_only_when_a_segment_changes():
     assert bytes(screen.frame) == frame
     left.time_ms = 298999
     assert screen.clock(left, right, status)
-    status.paused = True
-    assert not screen.clock(left, right, status)
-    status.blank = True
+    status.paused = True  # the brightness alone changes
     assert screen.clock(left, right, status)
+    assert not screen.clock(left, right, status)
     screen.invalidate()
     assert screen.clock(left, right, status)
 
 
+def test_a_side_is_rebuilt_only_when_its_text_changes_and_then_in_full():
+    screen = SegScreen()
+    left, right = views(20000, 3600000)
+    status = Status()
+    screen.clock(left, right, status)
+    assert list(screen.frame)[:8] == [ZERO, ZERO | COLON, 0x5B, ZERO, 0, ONE | COLON, ZERO, ZERO]
+    left.time_ms = 19999  # "00:20" -> "19:9 ": the tenths begin
+    right.time_ms = 3599999  # " 1:00" -> "59:59"
+    assert screen.clock(left, right, status)
+    assert list(screen.frame)[:8] == [ONE, NINE | COLON, NINE, 0, FIVE, NINE | COLON, FIVE, NINE]
+    left.time_ms = -5  # shown as 0.0
+    right.flagged = right.flagged_first = True
+    assert screen.clock(left, right, status)
+    assert list(screen.frame)[:8] == [0, ZERO | COLON, ZERO, 0, 0x71, 0x38, 0x77, 0x3D]
+    left.time_ms = 0
+    assert not screen.clock(left, right, status)
+
+
 def test_draws_into_a_given_frame():
-    frame = bytearray(8)
+    frame = bytearray(9)
     screen = SegScreen(frame)
     screen.clock(*views(300000), Status())
     assert frame[1] == FIVE | COLON
@@ -167,7 +185,7 @@ def test_menu_shows_the_selected_line_on_eight_digits():
     screen = SegScreen()
     assert screen.menu("PRESET", ["Fischer", "Byo-yomi"], 0)
     # F i s c h e r, lower-case forms where 7 segments have them, then a blank
-    assert list(screen.frame) == [0x71, 0x10, 0x6D, 0x58, 0x74, 0x7B, 0x50, 0]
+    assert list(screen.frame) == [0x71, 0x10, 0x6D, 0x58, 0x74, 0x7B, 0x50, 0, BRIGHT]
     assert not screen.menu("PRESET", ["Fischer", "Byo-yomi"], 0)
     assert screen.menu("PRESET", ["Fischer", "5:00 3"], 1)
     assert list(screen.frame)[:5] == [FIVE | 0x80, ZERO, ZERO, 0, THREE]  # bit 7 after the 5
@@ -185,17 +203,17 @@ def test_a_long_menu_line_scrolls_from_its_start_to_its_end_and_back():
     line = "Othello 5 min + 1"  # 17 digits: 9 steps
     strip = cells(line)
     assert screen.menu("Presets", [line], 0, 5000)
-    assert list(screen.frame) == strip[:8] and screen.menu_wait(5000) == 1200
+    assert list(screen.frame)[:8] == strip[:8] and screen.menu_wait(5000) == 1200
     assert not screen.menu("Presets", [line], 0, 6199)
     assert screen.menu("Presets", [line], 0, 6200)
-    assert list(screen.frame) == strip[1:9] and screen.menu_wait(6200) == 350
+    assert list(screen.frame)[:8] == strip[1:9] and screen.menu_wait(6200) == 350
     assert screen.menu("Presets", [line], 0, 6200 + 8 * 350)
-    assert list(screen.frame) == strip[9:]  # the end, held until the cycle restarts
+    assert list(screen.frame)[:8] == strip[9:]  # the end, held until the cycle restarts
     assert screen.menu_wait(6200 + 8 * 350) == 1200 + 350
     assert screen.menu("Presets", [line], 0, 5000 + 2 * 1200 + 9 * 350)
-    assert list(screen.frame) == strip[:8]
+    assert list(screen.frame)[:8] == strip[:8]
     assert screen.menu("Presets", ["Sound: on"], 0, 9000)  # 8 digits: it stays
-    assert list(screen.frame) == cells("Sound: on") and screen.menu_wait(9000) == -1
+    assert list(screen.frame)[:8] == cells("Sound: on") and screen.menu_wait(9000) == -1
     assert not screen.menu("Presets", ["Sound: on"], 0, 20000)
 
 
@@ -204,7 +222,7 @@ def test_a_new_line_scrolls_from_its_start():
     screen.menu("Presets", ["Othello 30 min"], 0, 0)
     screen.menu("Presets", ["Othello 30 min"], 0, 2000)
     assert screen.menu("Presets", ["Othello 5 min + 1"], 0, 2000)
-    assert list(screen.frame) == cells("Othello 5 min + 1")[:8]
+    assert list(screen.frame)[:8] == cells("Othello 5 min + 1")[:8]
     assert screen.menu_wait(2000) == 1200
 
 
@@ -214,7 +232,7 @@ def _frames_of(line):
     seen = set()
     for now in range(0, 30000, 50):
         screen.menu("Presets", [line], 0, now)
-        seen.add(bytes(screen.frame))
+        seen.add(bytes(screen.frame[:8]))
     return seen
 
 
