@@ -22,6 +22,7 @@ from app import saved  # noqa: E402
 from app.presets import Presets  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from clock.game import RUNNING, Game  # noqa: E402
+from clock.record import Record  # noqa: E402
 from hal.storage import Storage  # noqa: E402
 import notation  # noqa: E402
 
@@ -87,9 +88,10 @@ def main():
     storage = Storage("/flash/data", os, open)
     Presets(storage).save()
     Settings(storage).save()
-    game = Game(notation.parse(SPEC))
+    game = Game(notation.parse(SPEC), Record())
     now = 1000
     game.start(now, 0)
+    game.record.tag = saved.new_tag()
     saves = erasing_saves = 0
     most_programs = 0
     for ply in range(PLIES):

@@ -20,11 +20,16 @@ def _errno(error):
 
 
 class Storage:
-    def __init__(self, root, fs, opener=open):
+    def __init__(self, root, fs, opener=open, parent=None):
         self._fs = fs
         self._open = opener
         self._dir = root if root == "/" else root.rstrip("/")
         self._prefix = "/" if root == "/" else self._dir + "/"
+        self._parent = parent
+
+    def within(self, name):
+        """The Storage of a folder in this one (made at its first write, this one first)."""
+        return Storage(self._path(name), self._fs, self._open, self)
 
     def _path(self, name):
         if not name or "/" in name or name in (".", "..") or name.endswith(TMP):
@@ -76,6 +81,8 @@ class Storage:
             pass
 
     def _ensure_dir(self):
+        if self._parent is not None:
+            self._parent._ensure_dir()
         try:
             self._fs.stat(self._dir)
         except OSError:

@@ -2,8 +2,10 @@
 # clock runs, so a power cut loses no press and at most 10 s of the move in progress.
 #
 # game.txt holds the preset, who sits left, the core's state as integers, and the record's latest
-# entries; each time CHUNK of them are in, they go to a file of their own (rec<N>.txt) before
-# game.txt drops them, so game.txt stays a few hundred bytes. An entry is stored as its kind and
+# entries; each time CHUNK of them are in, they go to a file of their own (record/<N>.txt) before
+# game.txt drops them, so game.txt stays a few hundred bytes. The chunks have a folder of their
+# own: littlefs keeps small files inside their folder's metadata, which is erased and rewritten
+# when full, and chunks beside game.txt would fill it sooner (bench/flash_save.py). An entry is stored as its kind and
 # player, time and amount: the figures come back by replaying the entries (clock.record.replay).
 # Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
 # game.txt names only entries a finished write holds.
@@ -14,7 +16,8 @@ import notation
 from notation.errors import PresetError
 
 FILE = "game.txt"
-CHUNK = 16
+FOLDER = "record"
+CHUNK = 8
 _VERSION = "clock-game 2"
 _RETIRED = " retired"  # after who sits left: a game not to offer again
 _VERSION_1 = "clock-game 1"  # before records: 5 lines, read as a game whose record is lost
@@ -22,14 +25,18 @@ _CHUNK_VERSION = "clock-record 1"
 
 
 def _chunk_name(number):
-    return "rec%d.txt" % number
+    return "%d.txt" % number
 
 
 def _entries_text(record, start, end):
     field = record.field
     parts = []
     for index in range(start, end):
-        parts.append("%d,%d,%d" % (field(index, CODE), field(index, AT), field(index, AMOUNT)))
+        amount = field(index, AMOUNT)
+        if amount:
+            parts.append("%d,%d,%d" % (field(index, CODE), field(index, AT), amount))
+        else:  # a ply's: most entries, so game.txt stays small
+            parts.append("%d,%d" % (field(index, CODE), field(index, AT)))
     return " ".join(parts)
 
 
@@ -48,7 +55,7 @@ def save(storage, spec, left_player, game, now=None):
                 sealed,
                 _entries_text(record, sealed, sealed + CHUNK),
             )
-            storage.write(_chunk_name(sealed // CHUNK), text.encode())
+            storage.within(FOLDER).write(_chunk_name(sealed // CHUNK), text.encode())
             sealed += CHUNK
             record.sealed = sealed
         tail = "%d %d %d %d\n%s" % (
@@ -138,8 +145,9 @@ def _load_record(storage, record, setup, header, tail):
     tag = sealed = 0
     try:
         tag, length, sealed, cut_flag = [int(item) for item in header.split()]
+        chunks = storage.within(FOLDER)
         for number in range(sealed // CHUNK):
-            data = storage.read(_chunk_name(number))
+            data = chunks.read(_chunk_name(number))
             if data is None:
                 raise ValueError("a record chunk is missing")
             chunk = data.decode().split("\n")
@@ -168,6 +176,9 @@ def _load_record(storage, record, setup, header, tail):
 def _entries(text):
     entries = []
     for item in text.split():
-        code, at, amount = [int(number) for number in item.split(",")]
+        numbers = [int(number) for number in item.split(",")]
+        if len(numbers) == 2:
+            numbers.append(0)
+        code, at, amount = numbers
         entries.append((code >> 1, code & 1, at, amount))
     return entries

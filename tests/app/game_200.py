@@ -53,7 +53,7 @@ def main():
         side = 0 if ply % 2 == 0 else 1  # the left player moves first
         clock.press(b.LEFT if side == 0 else b.RIGHT, now)
         clock.run_until(now + 100)
-        fs.drop("rec")
+        fs.drop("record")
         reference.press(reference.turn(), now)
         gc.collect()  # what is live, not what waits for the collector
         live = gc.mem_alloc()

@@ -30,11 +30,12 @@ class MiniFs:
     def __init__(self):
         self.files = {}
 
-    def drop(self, prefix):
-        """Forget the files whose name starts with `prefix`. A game's sealed record chunks pile
-        up in flash on the board, and here would pile up in the heap: a run measuring the heap
-        that reads none back drops them as they come."""
-        for path in [path for path in self.files if path.rsplit("/", 1)[-1].startswith(prefix)]:
+    def drop(self, folder):
+        """Forget the files in `folder`. A game's sealed record chunks pile up in flash on the
+        board, and here would pile up in the heap: a run measuring the heap that reads none
+        back drops them as they come."""
+        inside = "/" + folder + "/"
+        for path in [path for path in self.files if inside in path]:
             del self.files[path]
 
     def open(self, path, mode="r"):

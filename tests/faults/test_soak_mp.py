@@ -41,7 +41,7 @@ def test_a_day_of_play_without_heap_growth():
         now += 60000 + (ply % 3 - 1) * 1000  # a minute on average
         clock.press(levers[ply % 2], now)
         clock.run_until(now + 500)
-        clock.fs.drop("rec")
+        clock.fs.drop("record")
         if ply == 60:
             baseline = in_use()
     assert clock.app.game.plies() == 24 * 60

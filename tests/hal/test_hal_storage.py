@@ -108,3 +108,17 @@ def test_a_filesystem_that_refuses_to_rename_over_a_file_still_gets_the_new_one(
     store.write("game", OLD)
     store.write("game", NEW)
     assert store.read("game") == NEW and store.names() == ["game"]
+
+
+def test_a_folder_within_is_made_at_its_first_write_with_the_root_first():
+    fs = FakeFs()
+    store = storage(fs, "/data")
+    chunks = store.within("record")
+    assert chunks.read("0.txt") is None and "/data" not in fs.dirs
+    chunks.write("0.txt", OLD)
+    assert "/data" in fs.dirs and "/data/record" in fs.dirs
+    assert chunks.read("0.txt") == OLD and fs.files["/data/record/0.txt"] == bytearray(OLD)
+    store.write("game", NEW)
+    assert store.names() == ["game"]  # the folder is not a stored file
+    assert chunks.names() == ["0.txt"]
+    raises(ValueError, store.within, "a/b")
