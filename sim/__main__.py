@@ -1,4 +1,5 @@
-# python -m sim: the simulator's command line (the interactive simulator, `script`, `replay`).
+# python -m sim: the simulator's command line (the interactive simulator, script, replay, annotate,
+# record).
 import argparse
 import os
 import sys
@@ -7,19 +8,22 @@ import tempfile
 import sim  # noqa: F401  (puts the firmware on the path)
 from notation import registry
 from notation.errors import PresetError
-from sim import boards, serial_cli
+from sim import annotate, boards, follow, serial_cli
 from sim import replay as replaying
 
 DESCRIPTION = """\
 With no command: the interactive simulator, the board's own firmware in this terminal
 (the keys are on screen). `script` runs timed presses in virtual time and prints the
-frames; `replay` prints a game's clocks after each ply as JSON Lines."""
+frames; `replay` prints a game's clocks after each ply as JSON Lines; `annotate` writes a
+clock's game record into the PGN or SGF of the moves; `record` follows clocks on USB and keeps
+their records on disk."""
 
 
 def replay_command(args):
     try:
+        log = None
         if args.pcn:
-            setup, elapsed = load_record(args.pcn)
+            setup, elapsed, log = load_record(args.pcn)
         else:
             if args.preset is None or args.moves is None:
                 raise replaying.ReplayError("replay needs --preset and --moves, or --pcn RECORD")
@@ -33,9 +37,28 @@ def replay_command(args):
     from notation.describe import describe
 
     print("replaying %s" % describe(setup), file=sys.stderr)  # how the preset was read
+    if log is not None:
+        try:
+            lines = list(replaying.replay_log(setup, log))
+        except replaying.ReplayError as error:
+            print("error: %s: %s" % (args.pcn, error), file=sys.stderr)
+            return 2
+    else:
+        lines = replaying.replay(setup, elapsed)
     try:
-        replaying.write(replaying.replay(setup, elapsed), sys.stdout)
+        replaying.write(lines, sys.stdout)
         sys.stdout.flush()
+    except BrokenPipeError:
+        return reader_left()
+    return 0
+
+
+def annotate_command(args):
+    try:
+        annotate.run(args, lambda text: print("note: " + text, file=sys.stderr))
+    except annotate.AnnotateError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return reader_left()
     return 0
@@ -50,6 +73,8 @@ def reader_left():
 
 
 def load_record(path):
+    """(setup, elapsed times, log entries or None) of a PCN record file. A record the clock wrote
+    (GAME) is replayed from its own preset and log: undos and corrections where they were."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -61,11 +86,36 @@ def load_record(path):
         from notation import pcn_toml as reader
     else:
         from notation import pcn as reader
+    if text.startswith("OK "):  # GAME's answer as the serial line gives it
+        text = text[3:]
     setup, elapsed, _sides = reader.parse_record(text)
+    clock = _clock_field(reader, text)
+    if clock is not None:
+        import notation
+
+        if "preset" in clock:
+            setup = notation.parse(clock["preset"])
+        return setup, elapsed, replaying.entries_of(clock.get("log", []), path)
     for index, value in enumerate(elapsed):
         if value is None:
             raise replaying.ReplayError("%s: ply %d has no elapsed_ms" % (path, index + 1))
-    return setup, elapsed
+    return setup, elapsed, None
+
+
+def _clock_field(reader, text):
+    """The clock's own field of a record (docs/records.md), or None."""
+    if reader.NAME != "pcn":
+        return None
+    import json
+
+    clock = json.loads(text).get("clock")
+    if clock is None:
+        return None
+    if not isinstance(clock, dict) or not isinstance(clock.get("log", []), list):
+        raise replaying.ReplayError("clock: expected an object with a log list")
+    if "preset" in clock and not isinstance(clock["preset"], str):
+        raise replaying.ReplayError("clock.preset: expected the preset's text")
+    return clock
 
 
 def state_dir(board):
@@ -142,7 +192,8 @@ def script_command(args):
             args.script_mode if args.script_preset else args.sim_mode,
         )
         text = read_script(args.file)
-        script.run(text, board, spec, print, "stdin" if args.file == "-" else args.file)
+        name = "stdin" if args.file == "-" else args.file
+        script.run(text, board, spec, print, name, args.record)
         sys.stdout.flush()
     except (ValueError, PresetError) as error:
         print("error: %s" % error, file=sys.stderr)
@@ -200,6 +251,11 @@ def build_parser():
         "--format", dest="script_format", default="auto", choices=("auto",) + registry.FORMATS
     )
     run.add_argument("--mode", dest="script_mode", choices=registry.MODES)
+    run.add_argument(
+        "--record",
+        action="store_true",
+        help="print the game's record (GAME's JSON, docs/records.md) as the last line",
+    )
     run.set_defaults(run=script_command)
     play = commands.add_parser("replay", help="replay a game's move times as JSON Lines")
     play.add_argument("--preset", help="the time control, in any supported notation")
@@ -210,6 +266,10 @@ def build_parser():
     play.add_argument("--moves", help="elapsed ms of each ply, first player first: 8000,12000")
     play.add_argument("--pcn", metavar="RECORD", help="a PCN game record (.json or .toml)")
     play.set_defaults(run=replay_command)
+    noting = commands.add_parser("annotate", help="the clock's times into a PGN or SGF file")
+    annotate.add_arguments(noting)
+    noting.set_defaults(run=annotate_command)
+    follow.add_command(commands)
     serial_cli.add_commands(commands)
     return parser
 

@@ -85,9 +85,10 @@ def _button(word, board, where):
     )
 
 
-def run(text, board, spec=None, out=None, name="script"):
+def run(text, board, spec=None, out=None, name="script", record=False):
     """Run the script; write the output lines with out(line). `spec` (from --preset) is used
-    instead of the script's own preset. Raises ScriptError or PresetError."""
+    instead of the script's own preset. With `record`, the last line is the game's record as
+    the clock's GAME gives it (docs/records.md). Raises ScriptError or PresetError."""
     preset, steps = parse(text, board, name)
     if spec is None and preset is not None:
         try:
@@ -111,6 +112,20 @@ def run(text, board, spec=None, out=None, name="script"):
             out(_header(app, hal.now))
             for line in boards.boxed(frames.frame_text(board, hal.display.frame).split("\n")):
                 out(line)
+        if record:
+            _run_until(hal, runner, steps[-1][1] if steps else 0)
+            out(_record(app))
+
+
+def _record(app):
+    """The game's record as one line of JSON, or why there is none."""
+    from app import game_record
+
+    if app.record.owner is None:
+        raise ScriptError("no game started in the script: there is no record to print")
+    parts = []
+    game_record.write(app, parts.append)
+    return "".join(parts)
 
 
 def _run_until(hal, runner, stamp):

@@ -5,8 +5,7 @@ import json
 
 from clock.game import OVER, PLAYING, REASON_NAMES, STATE_NAMES, TIME
 from clock.record import AMOUNT, AT, END, KIND_NAMES, LEFT, PLY, UNDO
-from notation import pcn
-from notation.describe import describe
+import notation
 from notation.errors import PresetError
 
 SIDES = ("first", "second")
@@ -20,11 +19,8 @@ def write(app, out):
     if game is None:
         return False
     setup = game.setup
+    periods, reads = _preset_forms(setup)
     head = {}
-    try:
-        periods = pcn.periods_of(setup, fischer_as_after=True)
-    except PresetError:
-        periods = None
     if periods is not None:
         head["periods"] = [_period(*period) for period in periods]
     out(json.dumps(head)[:-1] + (", " if head else "") + '"plies": [')
@@ -38,7 +34,7 @@ def write(app, out):
     clock = {
         "record": 1,
         "preset": record.spec,
-        "reads": describe(setup),
+        "reads": reads,
         "name": app.presets.name_of(record.spec),
         "state": state,
         "result": _result(game.reason(), game.loser()),
@@ -102,6 +98,22 @@ def _result(reason, loser):
     if reason == TIME:
         return {"reason": "time", "loser": SIDES[loser]}
     return {"reason": REASON_NAMES[reason]}
+
+
+def _preset_forms(setup):
+    """(the PCN periods or None, the description) of a setup; the notation modules are
+    unloaded again after (notation.forget), as after a parse."""
+    from notation import pcn
+    from notation.describe import describe
+
+    try:
+        try:
+            periods = pcn.periods_of(setup, fischer_as_after=True)
+        except PresetError:
+            periods = None
+        return periods, describe(setup)
+    finally:
+        notation.forget()
 
 
 def _period(duration, increment, plies):

@@ -1,6 +1,7 @@
 # GAME and the stream's press entries: the game's record on the serial line, as docs/records.md
 # gives it. Plain asserts: pytest and the MicroPython unix port.
 import json
+import sys
 
 from hal import buttons as b
 from serial_fakes import SerialClock
@@ -34,6 +35,8 @@ def test_game_is_a_pcn_record_with_the_clocks_own_field():
     record = game(clock)
     assert record["periods"] == [{"duration_ms": 300000, "increment_ms": 3000}]
     assert record["plies"] == [{"elapsed_ms": 8000}, {"elapsed_ms": 12000}, {"elapsed_ms": 3000}]
+    loaded = [name for name in sys.modules if name.startswith("notation.")]
+    assert loaded == ["notation.errors"]  # the notation modules GAME used are unloaded again
     own = record["clock"]
     assert own["preset"] == "chessclock:G/5/3" and own["name"] == "Blitz 5+3"
     assert own["reads"] == "5 min + 3 s/move"

@@ -1,4 +1,5 @@
 # Scripted runs: timed presses in virtual time, the frames printed as text (python -m sim script).
+import json
 import os
 import subprocess
 import sys
@@ -139,3 +140,14 @@ def test_the_command_line(tmp_path):
     assert done.returncode == 2 and "cannot read" in done.stderr
     done = cli("-", "--preset", "G/5/X", stdin="show 0\n")
     assert done.returncode == 2 and "G/5/X" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_with_record_the_last_line_is_the_games_record_and_without_a_game_an_error():
+    lines = []
+    script.run(GAME, boards.load("pico_oled"), None, lines.append, record=True)
+    record = json.loads(lines[-1])
+    assert record["plies"] == [{"elapsed_ms": 1000}]
+    assert record["clock"]["result"] == {"reason": "time", "loser": "second"}
+    assert record["clock"]["log"][-1]["at_ms"] == 3001  # the flag, 3 s and 1 ms into the move
+    with pytest.raises(script.ScriptError, match="no game started"):
+        script.run("preset pgn:3\nshow 500\n", boards.load("pico_oled"), None, print, record=True)
