@@ -1,6 +1,7 @@
 # The README's and the guides' examples do what they say: every command example runs, the
 # scripted run prints what the README shows, each notation example is read by its notation, and
 # every test the docs cite exists, inside the repository.
+import json
 import os
 import re
 import shlex
@@ -13,7 +14,9 @@ from notation import registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
-DOCS = [os.path.join(ROOT, "docs", name) for name in sorted(os.listdir(os.path.join(ROOT, "docs")))]
+DOCS = [
+    os.path.join(ROOT, "docs", name) for name in sorted(os.listdir(os.path.join(ROOT, "docs")))
+]
 CLUB = "Club blitz = 5+3\nClub rapid = G/15/10\n"
 
 
@@ -58,6 +61,31 @@ def test_the_scripted_run_prints_what_the_readme_shows(tmp_path):
     done = run(["-m", "sim", "script", "game.txt", "--board", "pico_tm1637"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+def test_the_record_example_gives_what_the_readme_shows(tmp_path):
+    readme = text(README)
+    script = [body for body in blocks(readme) if body.startswith("# Blitz 3+2: three plies")][0]
+    (tmp_path / "blitz.txt").write_text(script)
+    done = run(["-m", "sim", "script", "blitz.txt", "--record"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = done.stdout.splitlines()[-1]
+    assert json.loads(record) == json.loads(blocks(readme, "json")[0])
+    (tmp_path / "GAME.json").write_text(record)
+    replayed = run(["-m", "sim", "replay", "--pcn", "GAME.json"], tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    last = json.loads(replayed.stdout.splitlines()[-1])
+    assert (
+        last["first"]["remaining_ms"]
+        == json.loads(record)["clock"]["log"][-1]["first"]["remaining_ms"]
+    )
+    pgn = [body for body in blocks(readme) if body.startswith('[Event "Club blitz"]')]
+    (tmp_path / "blitz.pgn").write_text(pgn[0])
+    annotated = run(
+        ["-m", "sim", "annotate", "--record", "GAME.json", "--pgn", "blitz.pgn"], tmp_path
+    )
+    assert annotated.returncode == 0, annotated.stderr
+    assert annotated.stdout == pgn[1]
 
 
 def test_every_simulator_command_example_runs(tmp_path):
