@@ -199,6 +199,10 @@ def _plan(setup, control):
     return tuple(plan)
 
 
+def _counts(control):
+    return tuple([-1 if stage.is_period() else stage.moves for stage in control.stages])
+
+
 class Game:
     def __init__(self, setup, record=None):
         if not isinstance(setup, Setup):
@@ -210,6 +214,9 @@ class Game:
         # Per player, what press() and update() read at once: while only the stage time can
         # end a move (_BARE) and it has not run out, they need no what-if run.
         self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
+        # Per player, per stage, what the display counts beside the time (the record's count):
+        # -1 the periods left, N > 0 the moves left to a quota of N, 0 nothing.
+        self._counts = (_counts(setup.first), _counts(setup.second))
         self._values = [0] * _SIZE
         self._before_press = [0] * _SIZE
         # The outcome of the end the last _run found (TIME, HALTED, ABORTED), or PLAYING.
@@ -526,19 +533,17 @@ class Game:
 
     def _count(self, player, slot):
         """A record's count field for `player`'s values at `slot`."""
-        stages = self._controls[player].stages
-        if not stages:
+        counts = self._counts[player]
+        if not counts:
             return 0
         values = self._values
         index = values[slot + _STAGE]
-        stage = stages[index]
-        if stage.is_period():
-            shown = values[slot + _PERIODS] + 1
-        elif stage.moves:
-            shown = stage.moves - values[slot + _IN_STAGE] + 1
-        else:
-            shown = 0
-        return index * STAGE_UNIT + shown
+        quota = counts[index]
+        if quota < 0:
+            return index * STAGE_UNIT + values[slot + _PERIODS] + 1
+        if quota:
+            return index * STAGE_UNIT + quota - values[slot + _IN_STAGE] + 1
+        return index * STAGE_UNIT
 
     def _note_flags(self, player):
         values = self._values
@@ -754,8 +759,17 @@ class Game:
         self._told_stage = values[slot + _STAGE]  # _tell_from(other), written out
         self._told_periods = values[slot + _PERIODS]
         self._told_marks = values[slot + _MARKS]
-        if self.record is not None:
-            self._note(NOTE_PLY, player, elapsed, 0)
+        record = self.record
+        if record is not None:  # _note(NOTE_PLY, player, elapsed, 0), written out
+            record.put(
+                player,  # NOTE_PLY * 2 + player
+                elapsed,
+                0,
+                values[_LEFT],
+                values[_PLAYER + _LEFT],
+                self._count(0, 0),
+                self._count(1, _PLAYER),
+            )
         limit = setup.limit_turns
         if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
