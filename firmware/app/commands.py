@@ -204,14 +204,14 @@ def state(app, now):
     }
 
 
-def event_json(app, event, stamp):
-    """STATE's fields, the event's name, the number of entries in the game's record, and for a
-    press that ply's entry of the record (docs/records.md)."""
+def event_json(app, event, stamp, entries):
+    """STATE's fields, the event's name, `entries` (the number of entries in the game's record
+    when it happened), and for a press that ply's entry of the record (docs/records.md)."""
     record = state(app, stamp)
     record["event"] = EVENT_NAMES[event]
-    record["entries"] = app.record.length
+    record["entries"] = entries
     if event == E_PRESS:
         from app import game_record
 
-        record["entry"] = game_record.last_ply(app)
+        record["entry"] = game_record.last_ply(app, entries)
     return json.dumps(record)

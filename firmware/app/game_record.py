@@ -125,12 +125,22 @@ def _period(duration, increment, plies):
     return period
 
 
-def last_ply(app):
-    """The log entry of the last ply (for the stream's press event), or None."""
+def last_ply(app, entries):
+    """The log entry of the last ply among the record's first `entries` (for the stream's press
+    event), or None."""
     record = app.record
-    if record.cut:  # the ply is not in it
+    if record.cut:  # the ply may not be in it
         return None
-    for index in range(record.length - 1, -1, -1):
-        if record.kind(index) == PLY:
-            return entry(record.owner.setup, record, index, app.game.plies())
-    return None
+    plies = number = 0
+    last = -1
+    for index in range(entries):
+        kind = record.kind(index)
+        if kind == PLY:
+            plies += 1
+            last = index
+            number = plies
+        elif kind == UNDO:
+            plies -= 1
+    if last < 0:
+        return None
+    return entry(record.owner.setup, record, last, number)

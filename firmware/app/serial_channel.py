@@ -6,6 +6,7 @@
 # complete line costs a few attribute reads. A line is a command only if it is printable
 # ASCII and fits the buffer; anything else is answered with one ERR line and never obeyed.
 # The commands themselves are in app/commands.py, loaded at the first complete line.
+from array import array
 from micropython import const
 
 from clock.ticks import add, diff
@@ -17,6 +18,7 @@ _CR = const(13)
 _LF = const(10)
 _AWAKE_MS = const(2000)  # after input, the loop wakes often this long (a host is talking)
 _PROMPT_MS = const(20)  # how often, then
+_EVENTS = const(8)  # events held for the stream until the end of the pass; more are dropped
 
 
 def ascii_line(text):
@@ -63,13 +65,27 @@ class SerialChannel:
         self._read = port.read_into  # bound once: poll() allocates nothing
         self._heard = -1  # stamp of the last input, or -1
         self._commands = None
+        # The stream's events wait here for poll(): a press's EV line goes out after the frame
+        # that shows the press. Each: the event, its stamp, the record's entries by then.
+        self._events = bytearray(_EVENTS)
+        self._stamps = array("i", range(_EVENTS))
+        self._entries = array("i", range(_EVENTS))
+        self._queued = 0
         self._previous = app.listener
         app.listener = self._on_event
 
     # --- input ---------------------------------------------------------------------------
 
     def poll(self, now):
-        """Take the bytes available and answer every complete line (up to a few per pass)."""
+        """Send the stream's events held since the last pass, then take the bytes available and
+        answer every complete line (up to a few per pass), then the events those made."""
+        if self._queued:
+            self._send_events()
+        self._take(now)
+        if self._queued:
+            self._send_events()
+
+    def _take(self, now):
         answered = 0
         chunk = self._chunk
         while answered < _LINES_PER_POLL:
@@ -163,9 +179,21 @@ class SerialChannel:
         previous = self._previous
         if previous is not None:
             previous(event, stamp)
-        if self.streaming:
-            if self._commands is None:
-                from app import commands
+        queued = self._queued
+        if self.streaming and queued < _EVENTS:
+            self._events[queued] = event
+            self._stamps[queued] = stamp
+            self._entries[queued] = self.app.record.length
+            self._queued = queued + 1
 
-                self._commands = commands
-            self.send("EV " + self._commands.event_json(self.app, event, stamp))
+    def _send_events(self):
+        if self._commands is None:
+            from app import commands
+
+            self._commands = commands
+        for i in range(self._queued):
+            event_json = self._commands.event_json
+            self.send(
+                "EV " + event_json(self.app, self._events[i], self._stamps[i], self._entries[i])
+            )
+        self._queued = 0

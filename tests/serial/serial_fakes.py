@@ -54,6 +54,7 @@ class SerialClock(Clock):
         Clock.__init__(self, preset=preset, **options)
         self.port = FakePort()
         self.channel = SerialChannel(self.port, self.app, repl)
+        self.runner.channel = self.channel  # polled each pass, as on the board
 
     def run_until(self, stamp):
         steps = Clock.run_until(self, stamp)

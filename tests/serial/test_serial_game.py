@@ -101,3 +101,20 @@ def test_the_stream_sends_each_press_with_its_ply_entry():
     assert press["entry"]["ply"] == 1 and press["entry"]["elapsed_ms"] == 8000
     assert press["entry"]["first"] == {"remaining_ms": 295000, "stage": 0}
     assert "entry" not in events[0] and events[0]["entries"] == 0
+
+
+def test_a_press_is_on_the_display_before_its_event_goes_out():
+    clock = SerialClock(preset="Blitz 5+3")
+    clock.ask("STREAM ON")
+    clock.press(b.RIGHT, 1000)
+    clock.press(b.LEFT, 9000)
+    clock.run_until(8990)
+    clock.port.take()
+    order = []
+    show, write = clock.hal.display.show, clock.port.write
+    clock.hal.display.show = lambda frame, dirty=None: order.append("frame") or show(frame, dirty)
+    clock.port.write = lambda data: order.append(bytes(data)[:3]) or write(data)
+    clock.run_until(9000)  # the pass that takes the press
+    assert order[:2] == ["frame", b"EV "], order
+    press = json.loads(clock.port.take()[0][3:])
+    assert press["event"] == "press" and press["entry"]["elapsed_ms"] == 8000

@@ -135,7 +135,8 @@ def test_the_stream_chains_to_an_earlier_listener():
     heard = []
     clock.app.listener = lambda event, stamp: heard.append((event, stamp))
     port = FakePort()
-    SerialChannel(port, clock.app).streaming = True
+    clock.runner.channel = SerialChannel(port, clock.app)
+    clock.runner.channel.streaming = True
     clock.press(b.RIGHT, 2000)
     clock.run_until(3000)
     assert heard == [(E_START, 2000)]
