@@ -91,6 +91,7 @@ def main():
             poll.timeouts.clear()
         select.schedule.clear()
         panel.commands.clear()
+        fs.drop("record")  # flash on the board (tests/fakes/mini_fs.py)
         gc.collect()
         live = gc.mem_alloc() - baseline
         most = live if live > most else most
