@@ -139,46 +139,55 @@ def load(storage, record=None):
 
 
 def _load_record(storage, record, setup, header, tail):
-    """Read the record into `record` by replaying its entries on a game of `setup`."""
-    entries = []
-    cut = True
+    """Read the record into `record` by replaying its entries on a game of `setup`, an entry at
+    a time as they are read (640 entries as a list would take tens of KB at boot)."""
     tag = sealed = 0
+    length = -1
+    cut = 1
     try:
-        tag, length, sealed, cut_flag = [int(item) for item in header.split()]
-        chunks = storage.within(FOLDER)
-        for number in range(sealed // CHUNK):
-            data = chunks.read(_chunk_name(number))
-            if data is None:
-                raise ValueError("a record chunk is missing")
-            chunk = data.decode().split("\n")
-            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, number * CHUNK):
-                raise ValueError("a record chunk of another game")
-            entries.extend(_entries(chunk[1]))
-        entries.extend(_entries(tail))
-        if len(entries) != length:
-            raise ValueError("a record of another length")
-        cut = cut_flag == 1
-    except (ValueError, UnicodeError, IndexError):
-        pass
+        tag, length, sealed, cut = [int(item) for item in header.split()]
+    except ValueError:
+        tail = ""
+    whole = [False]  # _stored() read every entry there is
     try:
-        replay(Game(setup, record), entries)
+        replay(Game(setup, record), _stored(storage, tag, sealed, tail, whole))
     except (RecordError, ClockError):
         record.clear()
-        cut = True
+        whole[0] = False
     record.tag = tag
-    if cut:  # what was lost stays lost; the next save stores whole what the record still holds
+    if cut or not whole[0] or record.length != length:
+        # What was lost stays lost; the next save stores whole what the record still holds.
         record.cut = True
         record.sealed = 0
     else:
         record.sealed = sealed
 
 
+def _stored(storage, tag, sealed, tail, whole):
+    """The entries of the sealed chunks, then of game.txt's tail; at the first that does not
+    read back, no more (`whole` tells whether all did)."""
+    chunks = storage.within(FOLDER)
+    try:
+        for number in range(sealed // CHUNK):
+            data = chunks.read(_chunk_name(number))
+            if data is None:
+                return  # a chunk missing
+            chunk = data.decode().split("\n")
+            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, number * CHUNK):
+                return  # a chunk of another game
+            for entry in _entries(chunk[1]):
+                yield entry
+        for entry in _entries(tail):
+            yield entry
+    except (ValueError, UnicodeError, IndexError):
+        return
+    whole[0] = True
+
+
 def _entries(text):
-    entries = []
     for item in text.split():
         numbers = [int(number) for number in item.split(",")]
         if len(numbers) == 2:
             numbers.append(0)
         code, at, amount = numbers
-        entries.append((code >> 1, code & 1, at, amount))
-    return entries
+        yield (code >> 1, code & 1, at, amount)

@@ -130,3 +130,16 @@ def test_a_chunk_of_another_game_cuts_the_record_and_the_game_still_resumes():
     reboot.run_until(200)
     assert reboot.app.game.plies() == 20
     assert reboot.app.record.cut and reboot.app.record.length == 0
+
+
+def test_a_chunk_lost_in_the_middle_keeps_the_entries_before_it():
+    clock = played(30)
+    folder = "/data/record/" if "/data/record/0.txt" in clock.fs.files else "/record/"
+    del clock.fs.files[folder + "1.txt"]
+    reboot = rebooted(clock.fs)
+    reboot.press(b.SET, 100)  # resume
+    reboot.run_until(200)
+    record = reboot.app.record
+    assert reboot.app.game.plies() == 30
+    assert record.cut and record.length == saved.CHUNK
+    assert standing_elapsed(record) == expected_elapsed(saved.CHUNK)
