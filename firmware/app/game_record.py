@@ -41,7 +41,7 @@ def write(app, out):
         "complete": not record.cut,
     }
     out('], "clock": ' + json.dumps(clock)[:-1] + ', "log": [')
-    plies = 0
+    plies = number = 0
     for index in range(record.length):
         kind = record.kind(index)
         if kind == PLY:

@@ -1,7 +1,8 @@
 # A game's record: every ply, undo, arbiter correction and the end, with both sides' figures after.
 #
 # Entries live in arrays of whole numbers set aside once, one a field: taking one allocates
-# nothing, and a few KB each find room more easily in a fragmented heap than one block would. A Game given a Record writes it (Game._note); the record starts when the
+# nothing, and a few KB each find room more easily in a fragmented heap than one block would.
+# A Game given a Record writes it (Game._note, and press() itself); the record starts when the
 # game starts and stays until the next one does. What an entry holds:
 #   CODE     kind * 2 + player: the player it is about
 #   AT       PLY: the ply's elapsed time; the others: the elapsed time of the move in progress
@@ -41,8 +42,8 @@ class RecordError(ValueError):
 class Record:
     def __init__(self, capacity=CAPACITY):
         self.capacity = capacity
-        # Sized by a range, which allocates nothing more (an entry is written before it is read).
         codes = bytearray(capacity)  # the kind and player fit a byte
+        # Sized by a range, which allocates nothing more (an entry is written before it is read).
         self._fields = tuple([codes] + [array("i", range(capacity)) for _ in range(FIELDS - 1)])
         self.spec = ""  # the game's preset text, as stored (the app sets it)
         self.owner = None  # the Game that wrote it last

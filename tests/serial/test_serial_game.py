@@ -118,3 +118,13 @@ def test_a_press_is_on_the_display_before_its_event_goes_out():
     assert order[:2] == ["frame", b"EV "], order
     press = json.loads(clock.port.take()[0][3:])
     assert press["event"] == "press" and press["entry"]["elapsed_ms"] == 8000
+
+
+def test_a_correction_before_the_first_ply_is_the_logs_first_entry():
+    clock = played("Rapid 15+10", [(5000, b.PLAY)])  # paused 4 s into the first move
+    clock.app.game.adjust_time(0, 60000)  # as the arbiter menu's correction does
+    record = game(clock)
+    assert record["plies"] == []
+    first = record["clock"]["log"][0]
+    assert first["entry"] == "adjust" and first["at_ms"] == 4000 and first["amount_ms"] == 60000
+    assert first["first"]["remaining_ms"] == 15 * 60000 + 10000 - 4000 + 60000
