@@ -200,6 +200,7 @@ def state(app, now):
         "left": side(game, app.player_on(0), now),
         "right": side(game, app.player_on(1), now),
         "result": report.result(game),
+        "entries": app.record.length,
         "stamp": now,
     }
 

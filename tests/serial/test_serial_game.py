@@ -38,6 +38,8 @@ def test_game_is_a_pcn_record_with_the_clocks_own_field():
     loaded = [name for name in sys.modules if name.startswith("notation.")]
     assert loaded == ["notation.errors"]  # the notation modules GAME used are unloaded again
     own = record["clock"]
+    state = json.loads(clock.ask("STATE")[0][3:])
+    assert state["entries"] == len(own["log"]) == 3
     assert own["preset"] == "chessclock:G/5/3" and own["name"] == "Blitz 5+3"
     assert own["reads"] == "5 min + 3 s/move"
     assert own["state"] == "running" and own["result"] is None and own["complete"]
