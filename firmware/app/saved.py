@@ -5,8 +5,9 @@
 # entries; each time CHUNK of them are in, they go to a file of their own (record/<N>.txt) before
 # game.txt drops them, so game.txt stays a few hundred bytes. The chunks have a folder of their
 # own: littlefs keeps small files inside their folder's metadata, which is erased and rewritten
-# when full, and chunks beside game.txt would fill it sooner (bench/flash_save.py). An entry is stored as its kind and
-# player, time and amount: the figures come back by replaying the entries (clock.record.replay).
+# when full, and chunks beside game.txt would fill it sooner (bench/flash_save.py). An entry is
+# stored as its kind and player, time and amount: the figures come back by replaying the
+# entries (clock.record.replay).
 # Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
 # game.txt names only entries a finished write holds.
 from clock.game import OVER, Game
