@@ -507,9 +507,10 @@ class Game:
 
     def _note(self, kind, player, at, amount):
         """Tell the record (if any) what happened, with both sides' figures as the display
-        shows them now (the move in progress charged as far as it has run)."""
+        shows them now (the move in progress charged as far as it has run). Before the game
+        starts, the record is still the last game's: nothing is told."""
         record = self.record
-        if record is None:
+        if record is None or record.owner is not self:
             return
         values = self._values
         first = 0
@@ -830,11 +831,10 @@ class Game:
 
     def _edited(self, kind, player, amount):
         """An arbiter's edit is done: the mover's changes are told from what it left, and the
-        record told (from the start on: before it, the record is the last game's)."""
+        record told."""
         values = self._values
         self._tell_from(values[_TURN])
-        if values[_STATE] != READY:
-            self._note(kind, player, values[_USED], amount)
+        self._note(kind, player, values[_USED], amount)
         return DONE
 
     def adjust_time(self, player, delta_ms):

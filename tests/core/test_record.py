@@ -198,6 +198,10 @@ def test_a_start_clears_the_record_and_until_then_it_is_the_last_games():
     game.end_by_arbiter(2000)
     following = Game(notation.parse("chessclock:G/5"), record)
     assert record.length == 2 and record.owner is game  # set up, not started: still the last
+    following.adjust_time(0, 60000)  # before its start: the last game's record is left alone
+    following.end_by_arbiter(4000)
+    assert record.length == 2 and record.kind(1) == END
+    following = Game(notation.parse("chessclock:G/5"), record)
     following.start(5000, 0)
     assert record.length == 0 and record.owner is following
 
