@@ -3,7 +3,6 @@ import json
 import sys
 
 import sim  # noqa: F401  (puts the firmware on the path)
-from clock.model import ADD, FISCHER, FISCHER_AFTER, Control, Setup, Stage
 from notation import pcn, registry
 from notation.errors import PresetError
 from notation.scan import seconds_text
@@ -26,7 +25,7 @@ class Record:
     def formatted(self, module):
         """(the preset in that notation, None) or (None, why it cannot say it)."""
         try:
-            return module.format(after_the_move(self.setup)), None
+            return module.format(pcn.after_the_move(self.setup)), None
         except PresetError as error:
             return None, error.problem
 
@@ -183,50 +182,6 @@ def replayed(setup, entries, path):
     for entry, line in zip(entries, lines):
         entry[entry["side"]] = line[entry["side"]]
     return entries
-
-
-def after_the_move(setup):
-    """The setup with each Fischer increment given after the move, as PGN and SGF say it: after
-    every ply both leave the same time (docs/records.md). A stage without a quota never repeats,
-    so how it would (PCN's SET) is made ADD, which is what the formatters look for."""
-
-    def control(old):
-        stages = []
-        for stage in old.stages:
-            mode = stage.mode
-            if mode == FISCHER and stage.increment_ms and stage.increment_every == 1:
-                mode = FISCHER_AFTER
-            stages.append(
-                Stage(
-                    stage.duration_ms,
-                    stage.moves,
-                    stage.increment_ms,
-                    mode,
-                    stage.increment_every,
-                    stage.periods,
-                    stage.on_enter,
-                    stage.on_repeat if stage.moves else ADD,
-                    stage.on_expire,
-                )
-            )
-        return Control(
-            stages,
-            old.max_ms,
-            old.move_limit_ms,
-            old.move_ms,
-            old.reserve_percent,
-            old.reserve_limit_ms,
-        )
-
-    return Setup(
-        control(setup.first),
-        control(setup.second),
-        setup.hourglass,
-        setup.word,
-        setup.start_ms,
-        setup.limit_ms,
-        setup.limit_turns,
-    )
 
 
 # --- files --------------------------------------------------------------------------------

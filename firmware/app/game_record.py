@@ -108,7 +108,7 @@ def _preset_forms(setup):
 
     try:
         try:
-            periods = pcn.periods_of(setup, fischer_as_after=True)
+            periods = pcn.periods_of(pcn.after_the_move(setup))
         except PresetError:
             periods = None
         return periods, describe(setup)

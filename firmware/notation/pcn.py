@@ -142,11 +142,8 @@ def record_from(doc, text):
     return setup, elapsed, names
 
 
-def periods_of(setup, notation=NAME, fischer_as_after=False):
-    """(duration_ms, increment_ms, plies) per period of a Setup PCN can say; [] when untimed.
-
-    With fischer_as_after, a Fischer increment given as the move begins is said as PCN's, given
-    after it: the two leave the same time after every move (a game record's periods)."""
+def periods_of(setup, notation=NAME):
+    """(duration_ms, increment_ms, plies) per period of a Setup PCN can say; [] when untimed."""
 
     def refuse(what):
         raise PresetError(notation, "", None, "PCN cannot say " + what)
@@ -173,24 +170,57 @@ def periods_of(setup, notation=NAME, fischer_as_after=False):
     last = len(control.stages) - 1
     for i, stage in enumerate(control.stages):
         duration, increment, plies = stage.duration_ms, stage.increment_ms, stage.moves
-        if fischer_as_after and stage.mode == FISCHER:
-            stage = Stage(
-                duration,
-                plies,
-                increment,
-                FISCHER_AFTER,
-                stage.increment_every,
-                stage.periods,
-                stage.on_enter,
-                stage.on_repeat,
-                stage.on_expire,
-            )
         if not stage == _stage_of(duration, increment, plies, i == last):
             refuse(
                 "stage %d, %r: only Fischer-after banks, quotas and per-ply caps" % (i + 1, stage)
             )
         periods.append((duration, increment, plies))
     return periods
+
+
+def after_the_move(setup):
+    """The setup with each Fischer increment given after the move, as PCN, PGN and SGF say
+    it: after every ply both leave the same time (a game record's, docs/records.md). A stage
+    without a quota never repeats, so how it would (PCN's SET) is made ADD, which is what the
+    formatters look for."""
+
+    def control(old):
+        stages = []
+        for stage in old.stages:
+            mode = stage.mode
+            if mode == FISCHER and stage.increment_ms and stage.increment_every == 1:
+                mode = FISCHER_AFTER
+            stages.append(
+                Stage(
+                    stage.duration_ms,
+                    stage.moves,
+                    stage.increment_ms,
+                    mode,
+                    stage.increment_every,
+                    stage.periods,
+                    stage.on_enter,
+                    stage.on_repeat if stage.moves else ADD,
+                    stage.on_expire,
+                )
+            )
+        return Control(
+            stages,
+            old.max_ms,
+            old.move_limit_ms,
+            old.move_ms,
+            old.reserve_percent,
+            old.reserve_limit_ms,
+        )
+
+    return Setup(
+        control(setup.first),
+        control(setup.second),
+        setup.hourglass,
+        setup.word,
+        setup.start_ms,
+        setup.limit_ms,
+        setup.limit_turns,
+    )
 
 
 def format(setup):
