@@ -131,16 +131,7 @@ def last_ply(app, entries):
     record = app.record
     if record.cut:  # the ply may not be in it
         return None
-    plies = number = 0
-    last = -1
-    for index in range(entries):
-        kind = record.kind(index)
-        if kind == PLY:
-            plies += 1
-            last = index
-            number = plies
-        elif kind == UNDO:
-            plies -= 1
-    if last < 0:
+    standing = record.plies(entries)
+    if not standing:
         return None
-    return entry(record.owner.setup, record, last, number)
+    return entry(record.owner.setup, record, standing[-1], len(standing))

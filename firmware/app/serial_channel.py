@@ -131,13 +131,17 @@ class SerialChannel:
         else:
             self._obey(bytes(self._line[:length]).decode(), now)
 
-    def _obey(self, text, now):
+    def _loaded(self):
+        """app.commands, imported at the first line or event that needs it."""
         if self._commands is None:
             from app import commands
 
             self._commands = commands
+        return self._commands
+
+    def _obey(self, text, now):
         try:
-            self._commands.run(self, text, now)
+            self._loaded().run(self, text, now)
         except LeaveForRepl:
             raise
         except Exception as error:  # a bug must not stop the clock: say so and carry on
@@ -187,12 +191,8 @@ class SerialChannel:
             self._queued = queued + 1
 
     def _send_events(self):
-        if self._commands is None:
-            from app import commands
-
-            self._commands = commands
+        event_json = self._loaded().event_json
         for i in range(self._queued):
-            event_json = self._commands.event_json
             self.send(
                 "EV " + event_json(self.app, self._events[i], self._stamps[i], self._entries[i])
             )

@@ -91,10 +91,11 @@ class Record:
         fields = self._fields
         return [tuple([field[index] for field in fields]) for index in range(self.length)]
 
-    def plies(self):
-        """The entries of the plies that stand (an undo takes back the ply before it)."""
+    def plies(self, end=None):
+        """The entries of the plies that stand (an undo takes back the ply before it), among
+        the first `end` entries (all, when None)."""
         standing = []
-        for index in range(self.length):
+        for index in range(self.length if end is None else end):
             kind = self.kind(index)
             if kind == PLY:
                 standing.append(index)
