@@ -164,6 +164,10 @@ class View:
         self.flagged = False
         self.flagged_first = False
         self.running = False
+        # While nothing shown here can change without the game changing: a number that stays
+        # the same exactly as long (the game's version and the player); -1 while figures run.
+        # A display compares it with the one it drew to skip the side.
+        self.fixed = -1
         # Game.view's own: which game version and player filled it, and how to bring it up to
         # a later `now` without starting over (see Game.view). Nothing else writes them.
         self._filled = -1
@@ -970,6 +974,7 @@ class Game:
                 out._pre = 0
             out._follow = follow
             out._filled = self._version + player
+            out.fixed = out._filled if follow == _STILL else -1
             return out
         out.time_ms = left
         if out.running:
@@ -1007,6 +1012,7 @@ class Game:
             out.moves_left = stage.moves - values[slot + _IN_STAGE]
         out._follow = follow
         out._filled = self._version + player
+        out.fixed = out._filled if follow == _STILL else -1
         return out
 
     def next_event(self, now):

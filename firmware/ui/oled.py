@@ -81,18 +81,6 @@ def _is_mark(c):
     return c == 58 or c == 46
 
 
-def _same_shape(a, b):
-    """Whether time texts `a` and `b` have their digits and marks in the same places."""
-    for i in range(_SLOT):
-        x = a[i]
-        y = b[i]
-        if (x == 0) != (y == 0) or _is_mark(x) != _is_mark(y):
-            return False
-        if x == 0:
-            return True
-    return True
-
-
 def _length(buf, start, count):
     for i in range(start, start + count):
         if buf[i] == 0:
@@ -107,6 +95,14 @@ class OledScreen:
         self.dirty = Dirty()
         self._times = (bytearray(_SLOT), bytearray(_SLOT))
         self._time_keys = [-1, -1]  # per side, the time its text in _times was rendered from
+        # Per side, the length of the time text: display.render's texts of one length have
+        # their marks in the same places, so the same length is the same shape.
+        self._time_lens = bytearray(2)
+        self._shown_lens = bytearray(2)
+        # Per side, View.fixed and `first` of the last build: the same again, and the side is
+        # as it was built (and drawn: every clock() draws what it built).
+        self._fixed = array("i", (-1, -1))
+        self._firsts = bytearray(2)
         self._tops = (bytearray(_SLOT), bytearray(_SLOT))
         self._auxes = (bytearray(_SLOT), bytearray(_SLOT))
         self._shown_times = (bytearray(_SLOT), bytearray(_SLOT))
@@ -121,6 +117,7 @@ class OledScreen:
         self._status_seen = array("i", (-2, -2, -2, -2, -2))  # what the line was built from
         # per side: the time's digit width, height, bar thickness, first x, y (set when drawn)
         self._geometries = (bytearray(5), bytearray(5))
+        self._xs = (bytearray(_SLOT), bytearray(_SLOT))  # per side, each character's x
         self._text = bytearray(12)  # display.render scratch
         self._message = bytearray(_CENTER_LEN)
         self._message_len = 0
@@ -140,14 +137,14 @@ class OledScreen:
         """Build the clock screen for Views `left` and `right` (the players on the left and
         right) and `status`; return False, leaving the frame alone, if nothing shown changed."""
         first = status.first_flag_side
-        self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
-        self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
+        built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
         self._status(status)
         if not self._valid:
             self._draw_all()
             return True
-        changed = self._update_side(0)
-        if self._update_side(1):
+        changed = built_left and self._update_side(0)
+        if built_right and self._update_side(1):
             changed = True
         if self._line != self._shown_line:
             self._shown_line[:] = self._line
@@ -157,6 +154,13 @@ class OledScreen:
         return changed
 
     def _side(self, s, view, first):
+        """Build side `s`'s texts from `view`; False, leaving them, if nothing of it can have
+        changed since they were built."""
+        fixed = view.fixed
+        if fixed >= 0 and self._fixed[s] == fixed and self._firsts[s] == first:
+            return False
+        self._fixed[s] = fixed
+        self._firsts[s] = first
         ms = view.time_ms
         if ms < 0:
             ms = 0
@@ -165,7 +169,7 @@ class OledScreen:
             self._time_keys[s] = key
             time = self._times[s]
             time[:] = _ZEROS
-            display.render(key, time)
+            self._time_lens[s] = display.render(key, time)
         bits = 0
         if view.running:
             bits = _RUN
@@ -202,6 +206,7 @@ class OledScreen:
             seen[7] = reserve
             seen[8] = penalty
             self._aux(self._auxes[s], view, first)
+        return True
 
     def _top(self, key, view):
         key[:] = _SPACES
@@ -329,6 +334,7 @@ class OledScreen:
         for s in (0, 1):
             x = _RIGHT_X if s else 0
             self._shown_times[s][:] = self._times[s]
+            self._shown_lens[s] = self._time_lens[s]
             self._shown_tops[s][:] = self._tops[s]
             self._shown_auxes[s][:] = self._auxes[s]
             self._shown_bits[s] = self._bits[s]
@@ -355,11 +361,13 @@ class OledScreen:
         time = self._times[s]
         shown = self._shown_times[s]
         if time != shown or (bits ^ was) & _FLAG:
-            if (bits ^ was) & _FLAG or not _same_shape(time, shown):
+            length = self._time_lens[s]
+            if (bits ^ was) & _FLAG or length != self._shown_lens[s]:
+                self._shown_lens[s] = length
                 self._draw_time(s, x)
                 dirty.add(x, x + _HALF_W - 1, _DIGITS_Y, _DIGITS_Y + _DIGITS_H - 1)
             else:
-                self._draw_changed_digits(s, x, shown)
+                self._draw_changed_digits(s, shown)
             shown[:] = time
             changed = True
         text = self._tops[s]
@@ -394,8 +402,9 @@ class OledScreen:
         self.canvas.text(left, y, text, first, last + 1)
         self.dirty.add(left, right, y, y + 7)
 
-    def _layout(self, time, g):
-        """Size and place the time text `time` in its half: into bytearray `g`."""
+    def _layout(self, time, g, xs, x):
+        """Size and place the time text `time` in its half at `x`: into bytearray `g`, and each
+        character's x into `xs`."""
         digits = marks = 0
         for i in range(_SLOT):
             c = time[i]
@@ -418,18 +427,24 @@ class OledScreen:
         g[2] = t
         g[3] = (_HALF_W - digits * w - marks * t - gaps) // 2  # canvas.big_text_width, summed
         g[4] = _DIGITS_Y + (_DIGITS_H - h) // 2
+        x += g[3]
+        for i in range(digits + marks):
+            xs[i] = x
+            x += (t if _is_mark(time[i]) else w) + 2
 
     def _draw_time(self, s, x):
         time = self._times[s]
         flagged = self._bits[s] & _FLAG
         g = self._geometries[s]
-        self._layout(time, g)
+        self._layout(time, g, self._xs[s], x)
         self.canvas.fill_rect(x, _DIGITS_Y, _HALF_W, _DIGITS_H, 1 if flagged else 0)
         self.canvas.big_text(
             x + g[3], g[4], time, 0, _SLOT, g[0], g[1], g[2], 2, 0 if flagged else 1
         )
 
-    def _draw_changed_digits(self, s, x, shown):
+    def _draw_changed_digits(self, s, shown):
+        """Redraw the characters of side `s`'s time that differ from `shown`, a time of the
+        same shape (its marks in the same places: only digits differ)."""
         time = self._times[s]
         on = 0 if self._bits[s] & _FLAG else 1
         g = self._geometries[s]  # the shape is the one drawn last
@@ -437,18 +452,15 @@ class OledScreen:
         h = g[1]
         t = g[2]
         y = g[4]
-        cx = x + g[3]
+        xs = self._xs[s]
         fill_rect = self.canvas.fill_rect
-        for i in range(_SLOT):
+        for i in range(self._time_lens[s]):
             c = time[i]
-            if c == 0:
-                break
-            width = t if c == 58 or c == 46 else w
             if c != shown[i]:
-                fill_rect(cx, y, width, h, 1 - on)
-                self.canvas.big_char(cx, y, c, w, h, t, on)
-                self.dirty.add(cx, cx + width - 1, y, y + h - 1)
-            cx += width + 2
+                x = xs[i]
+                fill_rect(x, y, w, h, 1 - on)
+                self.canvas.big_char(x, y, c, w, h, t, on)
+                self.dirty.add(x, x + w - 1, y, y + h - 1)
 
     def _draw_line(self):
         line = self._line

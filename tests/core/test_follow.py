@@ -95,11 +95,17 @@ def unscratched(game):
     return values[:20] + values[30:]
 
 
-def check(game, views, now, what):
+def check(game, views, now, what, fixed=None):
+    """`fixed`: View.fixed -> what the views showed at it; a number seen again must come with
+    the same figures (a display skips a side whose number stayed)."""
     for player in (0, 1):
         kept = game.view(player, now, views[player])
         same(kept, game.view(player, now, View()), what)
         same(kept, twin(game).view(player, now, View()), what)
+        if fixed is not None and kept.fixed >= 0:
+            shown = tuple(getattr(kept, name) for name in FIELDS)
+            assert fixed.setdefault(kept.fixed, shown) == shown, what
+        assert kept.fixed == -1 or not kept.running, what
     assert game.next_event(now) == twin(game).next_event(now), what
 
 
@@ -107,6 +113,7 @@ def play(setup, seed, start):
     rng = Lcg(seed)
     game = Game(setup)
     views = (View(), View())
+    fixed = {}
     now = start
     game.press(1, now)
     for ply in range(14):
@@ -120,21 +127,21 @@ def play(setup, seed, start):
             ended = game.update(now)
             assert ended == alone.update(now), what
             assert unscratched(game) == unscratched(alone), what
-            check(game, views, now, what)
+            check(game, views, now, what, fixed)
             if game.state() == OVER:
                 break
             if rng.below(9) == 0 and game.pause(now):
-                check(game, views, now, what)
+                check(game, views, now, what, fixed)
                 if rng.below(2) and game.can_undo():
                     game.undo(now)
                 elif rng.below(2):
                     game.adjust_time(game.turn(), 1000 * rng.below(5))
                 now = ticks.add(now, 1000)
-                check(game, views, now, what)
+                check(game, views, now, what, fixed)
                 game.resume(now)
         if game.state() == RUNNING:
             game.press(game.turn(), now)
-            check(game, views, now, what)
+            check(game, views, now, what, fixed)
     return game
 
 
@@ -190,3 +197,22 @@ def test_a_paused_game_keeps_its_views_still():
     assert game.state() == PAUSED
     assert game.view(0, 8000, view).time_ms == 58000 and view.delay_ms == 0
     assert game.view(0, 90000, view).time_ms == 58000
+
+
+def test_a_waiting_side_keeps_its_fixed_number_until_the_game_changes():
+    game = Game(Setup(Control([Stage(60000, increment_ms=2000)])))
+    view, mover = View(), View()
+    assert game.view(0, 0, view).fixed >= 0  # ready: nothing runs
+    game.start(0, 0)
+    assert game.view(0, 1000, mover).fixed == -1  # the running side's figures move
+    waiting = game.view(1, 1000, view).fixed
+    assert waiting >= 0 and waiting != game.view(0, 1000, View()).fixed
+    assert game.view(1, 50000, view).fixed == waiting
+    game.press(0, 60000)
+    assert game.view(0, 60000, view).fixed not in (-1, waiting)
+    assert game.view(1, 60000, View()).fixed == -1
+    game.pause(61000)
+    paused = game.view(1, 61000, view).fixed
+    assert paused >= 0 and game.view(1, 99000, view).fixed == paused
+    game.adjust_time(1, 1000)
+    assert game.view(1, 99000, view).fixed not in (-1, paused)

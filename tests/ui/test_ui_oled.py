@@ -27,6 +27,30 @@ def test_first_frame_then_only_on_change():
     assert bytes(screen.frame) != before
 
 
+def test_a_side_whose_view_stayed_fixed_is_not_rebuilt():
+    screen = OledScreen()
+    left, right = views(299999, 300000)
+    right.fixed = 42  # the game says nothing of this side changed while it keeps 42
+    status = Status()
+    assert screen.clock(left, right, status)
+    before = bytes(screen.frame)
+    right.time_ms = 200000  # the number stayed: the side is as it was built
+    assert not screen.clock(left, right, status)
+    assert bytes(screen.frame) == before
+    status.first_flag_side = 1  # what the status says of it is not the view's
+    right.flagged = right.flagged_first = True
+    assert screen.clock(left, right, status)
+    assert text_at(screen.frame, 67, 48, "1ST FLAG")
+    right.time_ms = 100000
+    assert not screen.clock(left, right, status)
+    right.fixed = 43  # a new number: the side is built again
+    assert screen.clock(left, right, status)
+    right.fixed = -1  # running: built every time
+    right.time_ms = 199000
+    assert screen.clock(left, right, status)
+    assert not screen.clock(left, right, status)
+
+
 def test_draws_into_a_given_frame():
     frame = bytearray(canvas.SIZE)
     screen = OledScreen(frame)
