@@ -6,6 +6,7 @@
 #                     bytes on the bus,
 #                     the chip estimate (pico_oled: I2C; pico_tm1637: bit-banged TM1637 writes)
 #   busy.BOARD.CASE   loop passes, their Python and bus bytes over a stretch of virtual time
+#   frame.BOARD       a second's tick: the Python that builds its frame (render less the show)
 # The app runs on the virtual HAL (tests/harness.py Clock): its wait() returns at once, so the
 # wall time of a Runner.step() is its Python time. pico_oled's display is the board's own
 # Ssd1306 driver on an I2C with nothing on it (its Python is counted, the bus is estimated);
@@ -451,6 +452,64 @@ def busy(board, ratio, oled):
         print(key + "goal_pct", goal)
 
 
+# --- a second's tick: the frame it builds ---------------------------------------------------
+
+
+def frame_once(board, oled):
+    """(frame changes, µs building them, µs of the display's show) over a minute of a running
+    game (Rapid 15+10, 10 s in): each is a render() that changed the frame, the time's digits
+    of a new second; building is render() less the show."""
+    clock, bus = make_clock(board, "Rapid 15+10", oled)
+    hal = clock.hal
+    clock.press(b.RIGHT, START)
+    clock.run_until(START + 10000)
+    end = ticks.add(hal.now, 60000)
+    app = clock.app
+    render = app.render
+    show = bus.show
+    took = [0, 0, 0]  # frames, µs of their renders, µs of their shows
+
+    def timed_show(frame, dirty=None):
+        start = _us()
+        show(frame, dirty)
+        took[2] += elapsed_us(start)
+
+    def timed_render(now):
+        start = _us()
+        changed = render(now)
+        if changed:
+            took[0] += 1
+            took[1] += elapsed_us(start)
+        return changed
+
+    bus.show = timed_show
+    app.render = timed_render
+    hal.horizon = end
+    step = clock.runner.step
+    gc.collect()
+    while ticks.diff(end, hal.now) > 0:
+        step()
+    hal.horizon = None
+    frames, rendering, showing = took
+    return frames, rendering - showing, showing
+
+
+def frames(board, ratio, oled):
+    best = None
+    for _ in range(REPEATS):
+        result = frame_once(board, oled)
+        if best is None or result[1] < best[1]:
+            best = result
+    count, building, showing = best
+    key = "frame.%s." % board
+    print(key + "count", count)
+    print(key + "build_us", "%.1f" % (building / count))
+    print(key + "show_us", "%.1f" % (showing / count))
+    high, low = estimate(building / count, 0, ratio, 0)
+    print(key + "chip_ms", "%.3f" % (high / 1000))
+    print(key + "chip_low_ms", "%.3f" % (low / 1000))
+
+
 def main():
     ref_a = best_us(_loop_a, 5 * REPEATS)
     ref_b = best_us(_loop_b, 5 * REPEATS)
@@ -475,6 +534,8 @@ def main():
         presses(board, ratio, oled)
     for board in ("oled", "tm1637"):
         busy(board, ratio, oled)
+    for board in ("oled", "tm1637"):
+        frames(board, ratio, oled)
 
 
 main()

@@ -330,6 +330,37 @@ def busy_rows(chip):
     return rows
 
 
+FRAME_GOAL_MS = 2
+
+
+def frame_rows(chip):
+    f = chip.figures
+    rows = []
+    for board, name in BOARDS:
+        key = "frame.%s." % board
+        high, low = float(f[key + "chip_ms"]), float(f[key + "chip_low_ms"])
+        rows.append(
+            (
+                "a second's tick: its frame built, %s" % name,
+                "%s µs Python per frame (%s frames)%s"
+                % (
+                    f[key + "build_us"],
+                    f[key + "count"],
+                    (
+                        "; the driver's show %s µs more" % f[key + "show_us"]
+                        if board == "oled"
+                        else ""
+                    ),
+                ),
+                "n/a",
+                "%s, %s" % (_range(high, low), _goal(high, low, FRAME_GOAL_MS, "ms")),
+                "bench/press.py: render() less the display's show, each render of a minute of "
+                "Rapid 15+10 that changed the frame; Python × r",
+            )
+        )
+    return rows
+
+
 def main():
     rows = []
     on_board = compile_tree()
@@ -350,6 +381,7 @@ def main():
             rows.append((label, value, theirs, "n/a", "bench/timing.py: " + how))
     rows.extend(press_rows(chip))
     rows.extend(busy_rows(chip))
+    rows.extend(frame_rows(chip))
     rows.extend(flash_rows())
     heap = smallest_heap()
     rows.append(
