@@ -98,10 +98,12 @@ def best_us(function, repeats):
 
 
 class NullI2c:
-    """machine.I2C with nothing on the wire."""
+    """machine.I2C with nothing on the wire. Its writeto is a call into C that returns at once,
+    as machine.I2C's is C on the chip (a Python method here would count a Python call the
+    chip does not make; the bus time is added from the bytes)."""
 
-    def writeto(self, address, data):
-        pass
+    def __init__(self):
+        self.writeto = {}.get  # takes (address, data), returns data
 
 
 class OledBus:

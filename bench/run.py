@@ -156,7 +156,7 @@ def smallest_heap():
     low, high = 16, 512  # KB: fails at low (assumed), fits at high (checked)
     if not game_fits(high):
         return None
-    while high - low > 4:
+    while high - low > 1:
         middle = (low + high) // 2
         if game_fits(middle):
             high = middle
