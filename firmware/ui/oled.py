@@ -28,6 +28,9 @@ _LOW = const(2)
 _MUTED = const(4)
 _RUN = const(1)  # per-side bits
 _FLAG = const(2)
+_TIME_BUILT = const(1)  # what _side built afresh
+_TOP_BUILT = const(2)
+_AUX_BUILT = const(4)
 
 _RIGHT_X = const(66)
 _HALF_W = const(62)
@@ -143,8 +146,8 @@ class OledScreen:
         if not self._valid:
             self._draw_all()
             return True
-        changed = built_left and self._update_side(0)
-        if built_right and self._update_side(1):
+        changed = built_left >= 0 and self._update_side(0, built_left)
+        if built_right >= 0 and self._update_side(1, built_right):
             changed = True
         if self._line != self._shown_line:
             self._shown_line[:] = self._line
@@ -154,11 +157,13 @@ class OledScreen:
         return changed
 
     def _side(self, s, view, first):
-        """Build side `s`'s texts from `view`; False, leaving them, if nothing of it can have
-        changed since they were built."""
+        """Build side `s`'s texts from `view`: return which it built afresh (_TIME_BUILT,
+        _TOP_BUILT, _AUX_BUILT), or -1, leaving them, if nothing of it can have changed since
+        they were built."""
         fixed = view.fixed
         if fixed >= 0 and self._fixed[s] == fixed and self._firsts[s] == first:
-            return False
+            return -1
+        built = 0
         self._fixed[s] = fixed
         self._firsts[s] = first
         ms = view.time_ms
@@ -170,6 +175,7 @@ class OledScreen:
             time = self._times[s]
             time[:] = _ZEROS
             self._time_lens[s] = display.render(key, time)
+            built = _TIME_BUILT
         bits = 0
         if view.running:
             bits = _RUN
@@ -188,6 +194,7 @@ class OledScreen:
             seen[2] = periods
             seen[3] = moves_left
             self._top(self._tops[s], view)
+            built |= _TOP_BUILT
         flags = (8 if first else 0) | (16 if view.soft_timeout else 0) | (bits & _FLAG)
         start = view.start_ms
         delay = view.delay_ms
@@ -206,7 +213,8 @@ class OledScreen:
             seen[7] = reserve
             seen[8] = penalty
             self._aux(self._auxes[s], view, first)
-        return True
+            built |= _AUX_BUILT
+        return built
 
     def _top(self, key, view):
         key[:] = _SPACES
@@ -351,8 +359,9 @@ class OledScreen:
         self._menu = None
         self.dirty.all()
 
-    def _update_side(self, s):
-        """Redraw what changed of side `s`; return whether anything did."""
+    def _update_side(self, s, built):
+        """Redraw what changed of side `s`, whose texts `built` (_side's answer) were built
+        afresh; return whether anything did."""
         x = _RIGHT_X if s else 0
         dirty = self.dirty
         bits = self._bits[s]
@@ -360,7 +369,7 @@ class OledScreen:
         changed = False
         time = self._times[s]
         shown = self._shown_times[s]
-        if time != shown or (bits ^ was) & _FLAG:
+        if (built & _TIME_BUILT and time != shown) or (bits ^ was) & _FLAG:
             length = self._time_lens[s]
             if (bits ^ was) & _FLAG or length != self._shown_lens[s]:
                 self._shown_lens[s] = length
@@ -370,16 +379,18 @@ class OledScreen:
                 self._draw_changed_digits(s, shown)
             shown[:] = time
             changed = True
-        text = self._tops[s]
-        shown = self._shown_tops[s]
-        if text != shown:
-            self._update_text(x, _TOP_Y, text, shown)
-            changed = True
-        text = self._auxes[s]
-        shown = self._shown_auxes[s]
-        if text != shown:
-            self._update_text(x, _AUX_Y, text, shown)
-            changed = True
+        if built & _TOP_BUILT:
+            text = self._tops[s]
+            shown = self._shown_tops[s]
+            if text != shown:
+                self._update_text(x, _TOP_Y, text, shown)
+                changed = True
+        if built & _AUX_BUILT:
+            text = self._auxes[s]
+            shown = self._shown_auxes[s]
+            if text != shown:
+                self._update_text(x, _AUX_Y, text, shown)
+                changed = True
         self._shown_bits[s] = bits
         if (bits ^ was) & _RUN:
             bar_x = x + (_HALF_W - _BAR_W) // 2
