@@ -940,9 +940,21 @@ class Game:
         on_move = started and values[_TURN] == player
         mover_elapsed = self.elapsed(now) if started else 0
         slot = player * _PLAYER
+        quick = -1  # the mover's time left when their move has crossed nothing, else -1
         if on_move:
-            self._what_if(player, mover_elapsed)
-            slot = _SCRATCH
+            if self._plans[player][0] == _BARE:
+                # press()'s short way: only the stage time could have run out, and if it has
+                # not, the what-if run would change nothing else.
+                pre = values[slot + _PRE]
+                base = values[slot + _BASE]
+                quick = (
+                    values[slot + _LEFT]
+                    - (mover_elapsed - pre if mover_elapsed > pre else 0)
+                    + (base - pre if base > pre else 0)
+                )
+            if quick < 0:
+                self._what_if(player, mover_elapsed)
+                slot = _SCRATCH
         follow = _STILL
         out.running = on_move and state == RUNNING
         out.moves = values[slot + _MOVES]
@@ -964,7 +976,7 @@ class Game:
         pre_left = pre - mover_elapsed if on_move else pre
         if pre_left < 0:
             pre_left = 0
-        left = values[slot + _LEFT]
+        left = quick if quick >= 0 else values[slot + _LEFT]
         if not stages:
             out.time_ms = left + (mover_elapsed if on_move else 0)
             out.counting_up = True
