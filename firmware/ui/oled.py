@@ -379,18 +379,12 @@ class OledScreen:
                 self._draw_changed_digits(s, shown)
             shown[:] = time
             changed = True
-        if built & _TOP_BUILT:
-            text = self._tops[s]
-            shown = self._shown_tops[s]
-            if text != shown:
-                self._update_text(x, _TOP_Y, text, shown)
-                changed = True
-        if built & _AUX_BUILT:
-            text = self._auxes[s]
-            shown = self._shown_auxes[s]
-            if text != shown:
-                self._update_text(x, _AUX_Y, text, shown)
-                changed = True
+        if built & _TOP_BUILT and self._update_text(x, _TOP_Y, self._tops[s], self._shown_tops[s]):
+            changed = True
+        if built & _AUX_BUILT and self._update_text(
+            x, _AUX_Y, self._auxes[s], self._shown_auxes[s]
+        ):
+            changed = True
         self._shown_bits[s] = bits
         if (bits ^ was) & _RUN:
             bar_x = x + (_HALF_W - _BAR_W) // 2
@@ -400,6 +394,10 @@ class OledScreen:
         return changed
 
     def _update_text(self, x, y, text, shown):
+        """Redraw the characters of `text` that differ from `shown` (then made the same);
+        return whether any did."""
+        if text == shown:
+            return False
         first = 0
         while text[first] == shown[first]:
             first += 1
@@ -412,6 +410,7 @@ class OledScreen:
         self.canvas.fill_rect(left, y, right - left + 1, 8, 0)
         self.canvas.text(left, y, text, first, last + 1)
         self.dirty.add(left, right, y, y + 7)
+        return True
 
     def _layout(self, time, g, xs, x):
         """Size and place the time text `time` in its half at `x`: into bytearray `g`, and each
