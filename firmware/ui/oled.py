@@ -6,9 +6,10 @@
 #   page 5      the bar under the running side
 #   page 6      what else runs per side: "1ST FLAG", "T/O", "ST 0:30", "D 4.2", "R 4:32", "+0:30"
 #   page 7      status line: MUTE, the message ("PAUSE", "HALT", "OVER"), the battery
-# clock() builds the texts into small slot buffers, compares each with what is on screen (a C
-# compare), redraws only the slots that differ (for the time, only the digits that differ when
-# the text keeps its shape) and lists the changed windows in `dirty` for the display driver.
+# clock() builds the texts into small slot buffers (not at all for a side whose View.fixed
+# stayed), compares each with what is on screen (a C compare), redraws only the slots that
+# differ (for the time, only the digits that differ when the text keeps its shape) and lists
+# the changed windows in `dirty` for the display driver.
 from array import array
 
 from micropython import const
@@ -118,8 +119,8 @@ class OledScreen:
         self._line = bytearray(_LINE)
         self._shown_line = bytearray(_LINE)
         self._status_seen = array("i", (-2, -2, -2, -2, -2))  # what the line was built from
-        # per side: the time's digit width, height, bar thickness, first x, y (set when drawn)
-        self._geometries = (bytearray(5), bytearray(5))
+        # per side: the time's digit width, height, bar thickness and y (set when drawn)
+        self._geometries = (bytearray(4), bytearray(4))
         self._xs = (bytearray(_SLOT), bytearray(_SLOT))  # per side, each character's x
         self._text = bytearray(12)  # display.render scratch
         self._message = bytearray(_CENTER_LEN)
@@ -412,18 +413,14 @@ class OledScreen:
         self.dirty.add(left, right, y, y + 7)
         return True
 
-    def _layout(self, time, g, xs, x):
-        """Size and place the time text `time` in its half at `x`: into bytearray `g`, and each
-        character's x into `xs`."""
-        digits = marks = 0
-        for i in range(_SLOT):
-            c = time[i]
-            if c == 0:
-                break
-            if _is_mark(c):
+    def _layout(self, time, length, g, xs, x):
+        """Size and place the time text `time` (`length` characters) in its half at `x`: into
+        bytearray `g`, and each character's x into `xs`."""
+        marks = 0
+        for i in range(length):
+            if _is_mark(time[i]):
                 marks += 1
-            else:
-                digits += 1
+        digits = length - marks
         t = 3 if digits <= 4 else 2
         gaps = 2 * (digits + marks - 1)
         w = (_HALF_W - marks * t - gaps) // digits
@@ -435,22 +432,23 @@ class OledScreen:
         g[0] = w
         g[1] = h
         g[2] = t
-        g[3] = (_HALF_W - digits * w - marks * t - gaps) // 2  # canvas.big_text_width, summed
-        g[4] = _DIGITS_Y + (_DIGITS_H - h) // 2
-        x += g[3]
-        for i in range(digits + marks):
+        g[3] = _DIGITS_Y + (_DIGITS_H - h) // 2
+        x += (_HALF_W - digits * w - marks * t - gaps) // 2  # centred: canvas.big_text_width
+        for i in range(length):
             xs[i] = x
             x += (t if _is_mark(time[i]) else w) + 2
 
     def _draw_time(self, s, x):
         time = self._times[s]
-        flagged = self._bits[s] & _FLAG
+        length = self._time_lens[s]
+        on = 0 if self._bits[s] & _FLAG else 1
         g = self._geometries[s]
-        self._layout(time, g, self._xs[s], x)
-        self.canvas.fill_rect(x, _DIGITS_Y, _HALF_W, _DIGITS_H, 1 if flagged else 0)
-        self.canvas.big_text(
-            x + g[3], g[4], time, 0, _SLOT, g[0], g[1], g[2], 2, 0 if flagged else 1
-        )
+        xs = self._xs[s]
+        self._layout(time, length, g, xs, x)
+        self.canvas.fill_rect(x, _DIGITS_Y, _HALF_W, _DIGITS_H, 1 - on)
+        canvas = self.canvas  # canvas.big_char called, not bound: a bound method allocates
+        for i in range(length):
+            canvas.big_char(xs[i], g[3], time[i], g[0], g[1], g[2], on)
 
     def _draw_changed_digits(self, s, shown):
         """Redraw the characters of side `s`'s time that differ from `shown`, a time of the
@@ -461,7 +459,7 @@ class OledScreen:
         w = g[0]
         h = g[1]
         t = g[2]
-        y = g[4]
+        y = g[3]
         xs = self._xs[s]
         fill_rect = self.canvas.fill_rect
         for i in range(self._time_lens[s]):
