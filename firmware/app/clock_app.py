@@ -38,6 +38,8 @@ S_MENU = const(5)
 S_EDIT = const(6)
 S_ARBITER = const(7)
 S_RESUME = const(8)
+S_CONFIRM = const(9)  # a question before something one press must not do: ClockApp._ask
+_FIRST_MENU = const(5)  # the states from S_MENU on have a menu on the display
 STATE_NAMES = (
     "ready",
     "running",
@@ -48,6 +50,7 @@ STATE_NAMES = (
     "edit",
     "arbiter",
     "resume",
+    "confirm",
 )
 
 # Events told to the listener (the serial channel's state stream).
@@ -72,6 +75,18 @@ INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-
 _TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
 _TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
+QUESTION_MS = const(10000)  # a question not answered in this long is a no
+NOTE_MS = const(3000)  # a note ("Nothing to undo") stays this long
+
+# What the end of a pass must do, kept as one mask and set only through ClockApp._need().
+_SAVE = const(1)  # the game changed: flush() saves it
+_DRAW = const(2)  # changed outside a tick (an action, a new game): the next pass draws
+_PLAN = const(4)  # the wake stamp must be worked out again
+
+# What a yes to ClockApp._ask's question does.
+_DO_UNDO = const(0)
+_DO_NEW_GAME = const(1)
+_DO_DISCARD = const(2)  # the saved game offered at boot
 
 
 class ClockApp:
@@ -91,18 +106,19 @@ class ClockApp:
         self.status.muted = self.settings.muted
         self.left = View()
         self.right = View()
-        self.menu = None
+        self.menu = None  # the open menu of a menu state (_open puts it in)
         self.listener = None  # called as listener(event, stamp) after it happened
         self._switched = now  # stamp of the last switch of the clocks
-        self._unsaved = False  # the game changed: flush() saves it at the end of the pass
+        self._pending = _DRAW | _PLAN  # what the end of the pass must do: _need() sets it
         self._saved_at = now  # stamp of the last save
-        self._wake_at = now  # what next_wake last answered, kept until something changes
-        self._wake_known = False
-        self._redraw = True  # changed outside a tick (an action, a new game): the next pass draws
+        self._wake_at = now  # what next_wake last answered, while _PLAN is clear
         self._battery_at = now
         self._gauge = Gauge()
         self._info_until = now
         self._info = False  # the counters are asked for, until _info_until
+        self._back = S_READY  # the state a menu or a question goes back to
+        self._yes = _DO_UNDO  # what a yes to the open question does
+        self._question_until = now
         self._check_battery(now)
         if not 0 <= self.settings.preset < len(self.presets.items):
             self.settings.preset = 0
@@ -114,6 +130,10 @@ class ClockApp:
 
     # --- state -----------------------------------------------------------------------------
 
+    def _need(self, bits):
+        """The one place that asks the end of the pass for a save, a frame or a new wake."""
+        self._pending |= bits
+
     def _enter(self, state, stamp):
         """The one place the state changes; what follows from a state is set here."""
         self.state = state
@@ -122,16 +142,38 @@ class ClockApp:
         if not running:
             self._info = False
         self.menu = None  # _open() puts the menu of a menu state in
-        self._wake_known = False
-        self._redraw = True
+        self._need(_DRAW | _PLAN)
 
     def _open(self, menu, state, stamp):
         self._enter(state, stamp)
         self.menu = menu
 
+    def _in_menu(self):
+        return self.state >= _FIRST_MENU
+
+    def _ask(self, title, lines, yes, do, stamp, wait_ms=QUESTION_MS):
+        """A question on the display: the action `yes` does `do`; any other button, or
+        `wait_ms` without an answer, goes back to the state the clock was in (a menu's: the
+        state it was opened from). With `yes` None it is a note that only goes away."""
+        back = self._came_from()
+        self._open(_menus().Question(title, lines, yes), S_CONFIRM, stamp)
+        self._back = back
+        self._yes = do
+        self._question_until = ticks.add(stamp, wait_ms)
+
+    def _came_from(self):
+        """The state under a question or the preset menu; else the state itself."""
+        state = self.state
+        return self._back if state == S_CONFIRM or state == S_MENU or state == S_EDIT else state
+
+    def _go_back(self, stamp):
+        self._enter(self._back, stamp)
+
     def in_progress(self):
         """A game has begun and not ended (a saved game offered on boot counts)."""
         state = self.state
+        if state == S_CONFIRM:
+            state = self._back
         return state in (S_RUNNING, S_INTERIM, S_PAUSED, S_ARBITER, S_RESUME)
 
     def editing_presets(self):
@@ -143,7 +185,7 @@ class ClockApp:
 
     def open_menu(self):
         """The menu on the display (its title, lines() and selected), or None."""
-        return self.menu
+        return self.menu if self._in_menu() else None
 
     # --- games ---------------------------------------------------------------------------
 
@@ -152,7 +194,7 @@ class ClockApp:
 
     def new_game(self):
         self._fresh_game()
-        self._unsaved = False  # a save still pending is of the game just dropped
+        self._pending &= ~_SAVE  # a save still pending is of the game just dropped
         saved.retire(self.hal.storage)
         self._tell(E_NEW, self.hal.ticks_ms())
 
@@ -214,6 +256,9 @@ class ClockApp:
             setup = self.preset().setup()
         self.game = Game(setup, self.record)
         self.spec = self.preset().spec
+        # Controls that differ (Armageddon, handicaps) are shown on their sides before the
+        # start, and the first press starts the first player's clock on the side shown.
+        self._sides_fixed = not (setup.first == setup.second)
         self.left_player = 0
         self.sounds.forget()
         self._enter(S_READY, self.hal.ticks_ms())
@@ -223,17 +268,16 @@ class ClockApp:
         self._saved_at = now
 
     def flush(self, now):
-        """The end of a pass that did something: save the game if it changed (_unsaved).
+        """The end of a pass that did something: save the game if it changed (_SAVE).
 
         The save comes after the frame that shows the change: a press is on the display first.
         Its stamp was taken in the IRQ, so waiting changes nothing of its timing; a power cut
         in the few ms before the save loses that press alone (the clock resumes from the
         position before it).
         """
-        self._wake_known = False
-        self._redraw = False
-        if self._unsaved:
-            self._unsaved = False
+        pending = self._pending
+        self._pending = _PLAN
+        if pending & _SAVE:
             self._save(now)
 
     def player_on(self, side):
@@ -243,10 +287,9 @@ class ClockApp:
     # --- input ---------------------------------------------------------------------------
 
     def on_action(self, action, stamp):
-        self._wake_known = False
-        self._redraw = True
+        self._need(_DRAW | _PLAN)
         state = self.state
-        if not self.plus_minus and self.menu is not None:
+        if not self.plus_minus and self._in_menu():
             # Without PLUS and MINUS, the levers stand in for them in menus.
             if action == act.LEVER_LEFT:
                 action = act.MINUS
@@ -257,13 +300,16 @@ class ClockApp:
         elif action == act.PLAY:
             self._play(stamp)
         elif action == act.RESET:
-            if state in (S_READY, S_PAUSED, S_OVER, S_ARBITER, S_RESUME):
+            if state == S_READY:
                 self.new_game()
-        elif self.menu is not None:
+            elif state in (S_PAUSED, S_OVER, S_ARBITER, S_RESUME, S_CONFIRM):
+                self._ask_new_game(stamp)
+        elif self._in_menu():
             self._menu_action(action, stamp)
         elif action == act.SET:
             if state in (S_READY, S_OVER):
                 self._open(_menus().PresetMenu(self.presets, self.settings), S_MENU, stamp)
+                self._back = state
             elif state == S_PAUSED:
                 menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
                 self._open(menu, S_ARBITER, stamp)
@@ -272,21 +318,54 @@ class ClockApp:
                 self._info_until = ticks.add(stamp, INFO_MS)
             else:
                 self._info = False
-        elif action == act.MINUS and state == S_PAUSED and self.game.undo(stamp):
-            self._unsaved = True
+        elif action == act.MINUS and state == S_PAUSED:
+            self._ask_undo(stamp)
+        elif (action == act.PLUS or action == act.MINUS) and state == S_READY:
+            if self._sides_fixed:
+                self.left_player = 1 - self.left_player
+
+    def _ask_undo(self, stamp):
+        game = self.game
+        if not game.can_undo():
+            self._ask("Nothing to undo", ["no press to take back"], None, _DO_UNDO, stamp, NOTE_MS)
+            return
+        side = "left" if game.turn() != self.left_player else "right"
+        self._ask(
+            "Undo ply %d?" % game.plies(),
+            ["MINUS again: yes", "other key: no", "(the %s press)" % side],
+            act.MINUS,
+            _DO_UNDO,
+            stamp,
+        )
+
+    def _ask_new_game(self, stamp):
+        over = self._came_from() == S_OVER
+        self._ask(
+            "New game?",
+            ["SET: yes, PLAY: no", "the result is cleared" if over else "this game is dropped"],
+            act.SET,
+            _DO_NEW_GAME,
+            stamp,
+        )
+
+    def _undo(self, stamp):
+        if self.game.undo(stamp):
+            self._need(_SAVE)
             self._tell(E_ARBITER, stamp)
 
     def _lever(self, side, stamp):
         game = self.game
         if self.state == S_READY:
-            # The pressed lever starts the other side's clock: that side moves first.
-            self.left_player = 0 if side == 1 else 1
+            # The pressed lever starts the other side's clock: that side moves first; with
+            # sides fixed by their controls, the first player's clock starts where it is shown.
+            if not self._sides_fixed:
+                self.left_player = 0 if side == 1 else 1
             game.start(stamp, 0)
             self.record.spec = self.spec
             self.record.tag = saved.new_tag()
             self._switched = stamp
             self._enter(S_RUNNING, stamp)
-            self._unsaved = True
+            self._need(_SAVE)
             self._tell(E_START, stamp)
         elif self.state in (S_RUNNING, S_INTERIM):
             player = self.player_on(side)
@@ -295,7 +374,7 @@ class ClockApp:
             changed = game.press(player, stamp)
             if changed & DONE:
                 self._switched = stamp
-                self._unsaved = True
+                self._need(_SAVE)
                 self._tell(E_PRESS, stamp)
                 if changed & STAGE_BEGAN:
                     self.sounds.stage_started(stamp)
@@ -310,7 +389,7 @@ class ClockApp:
             changed = self.game.pause(stamp)
             if changed & DONE:
                 self._enter(S_PAUSED, stamp)
-                self._unsaved = True
+                self._need(_SAVE)
                 self._tell(E_PAUSE, stamp)
             elif changed & GAME_OVER:
                 self._over(stamp)
@@ -319,9 +398,9 @@ class ClockApp:
                 left, right = self.views(stamp)
                 self._enter(S_INTERIM if left.flagged or right.flagged else S_RUNNING, stamp)
                 self.sounds.forget()
-                self._unsaved = True
+                self._need(_SAVE)
                 self._tell(E_RESUME, stamp)
-        elif self.menu is not None:
+        elif self._in_menu():
             self._menu_action(act.PLAY, stamp)
 
     def _menu_action(self, action, stamp):
@@ -334,36 +413,75 @@ class ClockApp:
                 self._open(_menus().EditMenu(), S_EDIT, stamp)
                 return
             self.set_muted(self.settings.muted)  # the menu's sound line changed the setting
-            self.new_game()
+            self._menu_done(outcome != "back", stamp)
         elif state == S_EDIT:
             if outcome != "back":
                 self.settings.preset = self.presets.add("Custom", outcome)
                 self.settings.save()
-            self.new_game()
+            self._menu_done(outcome != "back", stamp)
+        elif state == S_CONFIRM:
+            self._answered(outcome == "yes", stamp)
         elif state == S_ARBITER:
             self._enter(S_OVER if self.game.state() == OVER else S_PAUSED, stamp)
-            self._unsaved = True
+            self._need(_SAVE)
             self._tell(E_ARBITER, stamp)
         elif state == S_RESUME:
             if outcome == "resume":
                 self.spec, self.left_player, self.game = self._offer
+                self._offer = None
                 self._enter(S_PAUSED, stamp)
             else:
-                self.new_game()
+                self._ask(
+                    "Drop the saved game?",
+                    ["MINUS again: yes", "SET/PLAY: no"],
+                    act.MINUS,
+                    _DO_DISCARD,
+                    stamp,
+                )
+
+    def _menu_done(self, chosen, stamp):
+        """The preset menu or the editor closed: a finished game's result stays until a new
+        game is asked for, and asked again."""
+        if self._back != S_OVER:
+            self.new_game()
+        elif chosen:
+            self._ask_new_game(stamp)
+        else:
+            self._enter(S_OVER, stamp)
+
+    def _answered(self, yes, stamp):
+        do = self._yes
+        if not yes:
+            if do == _DO_DISCARD:
+                self._open(_menus().ResumeMenu(self._offer[0], self.presets), S_RESUME, stamp)
+            else:
+                self._go_back(stamp)
+        elif do == _DO_UNDO:
+            self._go_back(stamp)
+            self._undo(stamp)
+        else:
             self._offer = None
+            self.new_game()
 
     # --- time ----------------------------------------------------------------------------
 
     def tick(self, now):
-        """Bring everything up to `now`: flags at their instant, tones, the battery."""
-        self._wake_known = False
+        """Bring everything up to `now`: flags at their instant, tones, the battery, and what
+        runs out (the counters shown, an unanswered question)."""
+        self._need(_PLAN)
         self.gestures.poll(now)
         state = self.state
+        if self._info and ticks.diff(self._info_until, now) <= 0:
+            self._info = False
+            self._need(_DRAW)
+        if state == S_CONFIRM and ticks.diff(self._question_until, now) <= 0:
+            self._answered(False, now)
+            state = self.state
         if state == S_RUNNING or state == S_INTERIM:
             game = self.game
             changed = game.update(now)
             if ticks.diff(now, self._saved_at) >= _SAVE_EVERY_MS:
-                self._unsaved = True  # the move in progress, as of now
+                self._need(_SAVE)  # the move in progress, as of now
             if changed & GAME_OVER:  # a flag or a limit, at its exact instant
                 self._over(now)
             else:
@@ -394,7 +512,7 @@ class ClockApp:
 
     def _over(self, now):
         self._enter(S_OVER, now)
-        self._unsaved = True
+        self._need(_SAVE)
         if self.game.reason() == TIME:
             self.sounds.flag(now)
         self._tell(E_OVER, self.game.end_stamp())
@@ -406,7 +524,7 @@ class ClockApp:
 
     def render(self, now):
         """Build the frame; write it to the display only when it changed."""
-        if self.menu is not None:
+        if self._in_menu():
             menu = self.menu
             changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
         else:
@@ -423,10 +541,6 @@ class ClockApp:
         status = self.status
         state = self.state
         status.paused = state == S_PAUSED
-        if self._info and (
-            (state != S_RUNNING and state != S_INTERIM) or ticks.diff(self._info_until, now) <= 0
-        ):
-            self._info = False
         status.info = self._info
         status.over = state == S_OVER
         status.left_player = self.left_player
@@ -442,7 +556,7 @@ class ClockApp:
         """Whether a pass at `now` has anything to do for the app (without an edge or a
         command): next_wake's stamp has come, or something changed since the last pass that
         did something."""
-        if self._redraw or not self._wake_known:
+        if self._pending & (_DRAW | _PLAN):
             return True
         return (now - self._wake_at + _TICKS_HALF) & _TICKS_MASK >= _TICKS_HALF  # diff >= 0
 
@@ -450,7 +564,7 @@ class ClockApp:
         """The stamp of the next instant something is due: no polling for flags or digits.
         Kept until something changes (a tick, an action, a new game, the end of a pass that
         did something): a pass that woke early for nothing asks again for free."""
-        if self._wake_known:
+        if not self._pending & _PLAN:
             return self._wake_at
         wait = _MAX_SLEEP_MS
         state = self.state
@@ -467,7 +581,9 @@ class ClockApp:
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
-        if self.menu is not None:
+        if state == S_CONFIRM:
+            wait = _sooner(wait, ticks.diff(self._question_until, now))
+        if state >= _FIRST_MENU:
             wait = _sooner(wait, self.screen.menu_wait(now))
         due = self.gestures.due()
         if due is not None:
@@ -477,7 +593,7 @@ class ClockApp:
             wait = _sooner(wait, ticks.diff(due, now))
         wake = ticks.add(now, wait if wait > 0 else 0)
         self._wake_at = wake
-        self._wake_known = True
+        self._pending &= ~_PLAN
         return wake
 
 

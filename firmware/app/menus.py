@@ -123,12 +123,26 @@ class ArbiterMenu:
         "End the game",
     )
 
+    _UNDO = 6
+    _END = 7
+
     def __init__(self, game, left_player, plus_minus=True):
         self.game = game
         self.left_player = left_player
         self.field = 0
         self.selected = 2
         self.note = "SET next, PLAY done" if plus_minus else "levers -/+, PLAY done"
+        self.asking = False  # PLUS or MINUS on undo or end asked; PLUS again does it
+
+    def _field_line(self):
+        field = self.field
+        if field == self._UNDO and not self.game.can_undo():
+            return "Nothing to undo"
+        if not self.asking:
+            return self._FIELDS[field]
+        if field == self._UNDO:
+            return "Undo ply %d? +: yes" % self.game.plies()
+        return "End the game? +: yes"
 
     def _player(self, side):
         return self.left_player if side == 0 else 1 - self.left_player
@@ -141,19 +155,31 @@ class ArbiterMenu:
             figures.append(
                 "%s %s #%d" % ("L" if side == 0 else "R", display.text(view.time_ms), view.moves)
             )
-        return figures + [self._FIELDS[self.field], self.note]
+        return figures + [self._field_line(), self.note]
 
     def act(self, action, stamp):
+        asking = self.asking
+        self.asking = False
         if action == act.PLAY:
-            return "done"
+            return None if asking else "done"  # PLAY drops the question first
         if action == act.SET:
-            self.field = (self.field + 1) % len(self._FIELDS)
+            if not asking:
+                self.field = (self.field + 1) % len(self._FIELDS)
             return None
         if action != act.PLUS and action != act.MINUS:
             return None
         sign = 1 if action == act.PLUS else -1
         game = self.game
         field = self.field
+        if field >= self._UNDO:
+            # Taking back a move or ending the game asks first: PLUS again does it.
+            if field == self._UNDO and not game.can_undo():
+                return None
+            if not asking:
+                self.asking = True
+                return None
+            if sign < 0:
+                return None
         if field < 4:
             player = self._player(field // 2)
             game.adjust_time(player, sign * (60000 if field % 2 == 0 else 1000))
@@ -165,6 +191,24 @@ class ArbiterMenu:
         elif game.end_by_arbiter(stamp) or game.state() == OVER:
             return "done"
         return None
+
+
+class Question:
+    """A question before something that cannot be taken back, or a note (`yes` None): the
+    action `yes` answers yes, any other no."""
+
+    selected = -1
+
+    def __init__(self, title, lines, yes):
+        self.title = title
+        self._lines = lines
+        self.yes = yes
+
+    def lines(self):
+        return self._lines
+
+    def act(self, action, stamp):
+        return "yes" if action == self.yes and self.yes is not None else "no"
 
 
 class ResumeMenu:
@@ -179,7 +223,7 @@ class ResumeMenu:
         self.name = presets.name_of(spec) or spec
 
     def lines(self):
-        return [self.name[:21], "SET/PLAY: resume", "MINUS: new game"]
+        return [self.name[:21], "SET/PLAY: resume", "MINUS: drop it"]
 
     def act(self, action, stamp):
         if action == act.SET or action == act.PLAY:

@@ -68,7 +68,8 @@ def test_undo_in_pause_puts_the_right_clock_back():
     clock.press(b.RIGHT, 1000)
     clock.press(b.LEFT, 5000)
     clock.press(b.PLAY, 6000)
-    clock.press(b.MINUS, 7000)
+    clock.press(b.MINUS, 7000)  # asks "Undo ply 1?"
+    clock.press(b.MINUS, 7500)  # yes
     clock.press(b.PLAY, 8000)
     clock.run_until(9000)
     left = clock.view(0)
@@ -122,7 +123,8 @@ def test_a_new_game_forgets_the_saved_one():
     clock = Clock(preset="Rapid 15+10")
     clock.press(b.RIGHT, 1000)
     clock.press(b.PLAY, 2000)
-    clock.press(b.SET, 3000, hold_ms=3000)  # held: reset
+    clock.press(b.SET, 3000, hold_ms=3000)  # held: reset asks "New game?"
+    clock.press(b.SET, 6500)  # yes
     clock.run_until(7000)
     assert clock.state() == "ready"
     assert Clock(fs=clock.fs).state() == "ready"
@@ -193,7 +195,8 @@ def test_the_arbiter_ends_the_game_at_the_instant_asked():
     clock.press(b.SET, 6000)
     for index in range(7):  # to the last field: end the game
         clock.press(b.SET, 7000 + index * 200)
-    clock.press(b.PLUS, 9000)
+    clock.press(b.PLUS, 8800)  # asks "End the game? +: yes"
+    clock.press(b.PLUS, 9000)  # yes
     clock.run_until(10000)
     assert clock.state() == "over"
     assert clock.app.game.end_stamp() == 9000 and clock.app.status.message == "END"

@@ -49,7 +49,8 @@ def play_a_bullet_game(clock):
     clock.run_until(25000)
     clock.press(b.RIGHT, 25000 + 40000)  # into the last ten seconds: beeps, then no reply
     clock.run_until(150000)
-    clock.press(b.SET, 151000, hold_ms=3000)  # held: a new game at 153500
+    clock.press(b.SET, 151000, hold_ms=3000)  # held: "New game?" at 153500
+    clock.press(b.SET, 155000)  # yes
     clock.run_until(156000)
 
 
@@ -122,14 +123,15 @@ def test_every_save_still_happens_in_the_pass_that_changed_the_game():
     clock.press(b.RIGHT, 1000)  # start
     clock.press(b.LEFT, 2000)  # press
     clock.press(b.PLAY, 3000)  # pause
-    clock.press(b.MINUS, 4000)  # undo
+    clock.press(b.MINUS, 4000)  # undo? (a question: no save)
+    clock.press(b.MINUS, 4500)  # yes: undo
     clock.press(b.PLAY, 5000)  # resume
     clock.run_until(1000 + MIN + 5000)
     writes = [entry[1] for entry in log if entry[0] == "write"]
     # Every 10 s of a running move; the flag: a minute, less the second before the undone
     # press, from the resumption.
     every_10_s = [5000 + 10000 * n for n in range(1, 6)]
-    assert writes == [1000, 2000, 3000, 4000, 5000] + every_10_s + [5000 + MIN - 1000 + 1]
+    assert writes == [1000, 2000, 3000, 4500, 5000] + every_10_s + [5000 + MIN - 1000 + 1]
 
 
 def test_a_new_game_drops_a_save_still_pending():

@@ -29,8 +29,9 @@ def recorded(preset, plies=30):
             break
         if ply == 2:
             clock.press(b.PLAY, now + 500)
-            clock.press(b.MINUS, now + 1000)  # undo ply 3: the first player's move goes on
-            clock.run_until(now + 1100)
+            clock.press(b.MINUS, now + 1000)  # undo ply 3? ...
+            clock.press(b.MINUS, now + 1200)  # yes: the first player's move goes on
+            clock.run_until(now + 1300)
             clock.app.game.adjust_time(1, 15000)  # as the arbiter menu's correction does
             clock.press(b.PLAY, now + 2000)
             clock.run_until(now + 2100)

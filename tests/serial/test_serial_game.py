@@ -57,7 +57,14 @@ def test_game_is_a_pcn_record_with_the_clocks_own_field():
 def test_an_undo_leaves_the_plies_and_stays_in_the_log():
     clock = played(
         "Rapid 15+10",
-        [(5000, b.LEFT), (7000, b.RIGHT), (7500, b.PLAY), (8000, b.MINUS), (9000, b.PLAY)],
+        [
+            (5000, b.LEFT),
+            (7000, b.RIGHT),
+            (7500, b.PLAY),
+            (8000, b.MINUS),
+            (8500, b.MINUS),
+            (9000, b.PLAY),
+        ],
     )
     clock.press(b.RIGHT, 10000)
     clock.run_until(10300)

@@ -189,10 +189,12 @@ def test_two_clocks_press_by_press_an_undo_and_a_new_game(clocks, tmp_path):
             entry["elapsed_ms"] for entry in record["clock"]["log"]
         ]
 
-        # An undo: pause, then MINUS takes the last press back; the record is asked again.
+        # An undo: pause, then MINUS twice (asked, then yes) takes the last press back; the
+        # record is asked again.
         second.key("p")
         paused = settled(follower, "board-2", 2, 2, "paused")
         assert paused["clock"]["state"] == "paused"
+        second.key("-")
         second.key("-")
         record = settled(follower, "board-2", 3, 1)
         assert record == follower.clock_game(second)
@@ -203,8 +205,9 @@ def test_two_clocks_press_by_press_an_undo_and_a_new_game(clocks, tmp_path):
         record = pressed(follower, second, "board-2", "r", 4, 2)  # the undone side again
         assert record["plies"][1]["elapsed_ms"] == record["clock"]["log"][3]["elapsed_ms"]
 
-        # The flag ends the game; SET, SET (the preset menu, its choice) sets up a new one and
-        # a lever starts it: the finished game's record moves to board-2-1.json.
+        # The flag ends the game; SET, SET (the preset menu, its choice), then SET again to the
+        # question "New game?" sets up a new one and a lever starts it: the finished game's
+        # record moves to board-2-1.json.
         over = until(
             lambda: (follower.files("board-2")[0] or {}).get("clock", {}).get("result"), "a flag"
         )
@@ -213,6 +216,8 @@ def test_two_clocks_press_by_press_an_undo_and_a_new_game(clocks, tmp_path):
         assert follower.files("board-2")[0] == finished
         second.key("s")
         until(lambda: follower.ask(second, "STATE")["state"] == "menu", "the preset menu")
+        second.key("s")
+        until(lambda: follower.ask(second, "STATE")["state"] == "confirm", "the question")
         second.key("s")
         until(lambda: follower.files("board-2")[1].get("event") == "new", "a new game")
         second.key("l")
