@@ -75,10 +75,10 @@ _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
 
 class ClockApp:
-    def __init__(self, hal, present, screen, now):
-        # Every game writes its record here: set aside first, while the heap is in one piece,
-        # and kept till the next start.
-        self.record = Record()
+    def __init__(self, hal, present, screen, now, record=None):
+        # Every game writes its record here: set aside first (main.py makes it before its
+        # imports), while the heap is in one piece, and kept till the next start.
+        self.record = record if record is not None else Record()
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
