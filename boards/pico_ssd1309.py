@@ -14,6 +14,8 @@
 # | plus               | GP18 | 24       | push button to GND                         |
 # | minus              | GP19 | 25       | push button to GND                         |
 # | buzzer             | GP13 | 17       | passive piezo (+), other lead to GND       |
+# | left light         | GP20 | 26       | 330 ohm resistor -> LED anode, cathode GND |
+# | right light        | GP21 | 27       | 330 ohm resistor -> LED anode, cathode GND |
 # | OLED SDA (I2C0)    | GP4  | 6        | SSD1309 SDA                                |
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1309 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
@@ -31,6 +33,7 @@ I2C_SCL = 5
 I2C_FREQ = 400000
 OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = 13
 BATTERY_ADC = 29
 WATCHDOG_MS = 5000
