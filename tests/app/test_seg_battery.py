@@ -33,3 +33,16 @@ def test_the_battery_level_goes_by_itself():
     assert clock.app.status.info == INFO_BATTERY
     clock.run_until(3500 + INFO_MS + 200)
     assert not clock.app.status.info and clock.state() == "running"
+
+
+def test_a_sagging_battery_puts_the_l_before_the_times_within_ten_seconds():
+    clock = Clock(screen=SegScreen(), preset="Blitz 5+3")
+    clock.press(b.RIGHT, 2000)
+    clock.run_until(3000)
+    frame = clock.app.screen.frame
+    assert frame[0] == 0x3F and frame[4] == 0x3F  # "05:02", "05:03": a leading 0 each
+    clock.hal._battery_mv = 3450  # below the 3.5 V warning
+    clock.run_until(13100)  # the supply is read every 10 s
+    assert clock.app.status.battery_low
+    assert frame[0] == 0x38 and frame[4] == 0x38  # L4:52, L5:03
+    assert frame[1] & 0x7F == 0x66 and frame[5] & 0x7F == 0x6D  # the minutes stay: 4 and 5
