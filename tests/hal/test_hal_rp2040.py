@@ -236,6 +236,8 @@ def test_every_board_in_boards_builds_a_working_hal():
         for button, gpio in board.BUTTONS.items():
             m.Pin(gpio).drive(0)
             assert hal.edges.pop() and hal.edges.button == button and hal.edges.pressed
+        m.set_adc(3, 26000)
+        assert hal.battery_mv() == 3927  # every board senses VSYS
         hal.feed()
         count += 1
     assert count >= 5
