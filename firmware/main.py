@@ -1,54 +1,65 @@
-# Boot: the board's HAL, the screen for its display, the app; then the loop, for years.
-import io
-import os
-import select
-import sys
-import time
-
-import machine
-import micropython
-
+# Boot: the big buffers, the board's HAL, the screen for its display, the app; then the loop, for years.
+#
+# The game record and the display frame are the largest objects the clock keeps (16 KB and 1 KB
+# on an OLED board): they are made first, before the rest is imported, while the heap is one
+# piece; the modules' bytecode and the boot's short-lived objects then fill in around them.
 import board
-from app.clock_app import ClockApp
-from app.runner import Runner
-from app.serial_channel import LeaveForRepl
-from hal.buttons import PLAY
-from hal.rp2040 import usb_serial
-from hal.rp2040.hal import Rp2040Hal
-from hal.storage import Storage
-
-micropython.alloc_emergency_exception_buf(100)
-
-
-def screen():
-    """The app's screen for the board's display. The table of display kinds is needed only at
-    boot: unloaded here, it takes no RAM in play."""
-    from ui import kinds
-
-    try:
-        return kinds.screen_for(board)
-    finally:
-        kinds.forget()
+from clock.record import Record
 
 
 def main():
+    record = Record()
+    frame = bytearray(1024 if board.DISPLAY == "oled" else 9)  # ui.canvas.SIZE, ui.seg7's
+    import io
+    import os
+    import select
+    import sys
+    import time
+
+    import machine
+    import micropython
+
+    from app.clock_app import ClockApp
+    from app.runner import Runner
+    from app.serial_channel import LeaveForRepl
+    from hal.board_check import BoardError
+    from hal.buttons import PLAY
+    from hal.rp2040 import usb_serial
+    from hal.rp2040.hal import Rp2040Hal
+    from hal.storage import Storage
+
     # PLAY held at power-on, or the REPL command, leaves the board at the REPL for flashing:
     # decided before the HAL starts, so no watchdog runs and Ctrl-C works.
     if usb_serial.app_skipped(machine, Storage(board.STORAGE_ROOT, os, open), board.BUTTONS[PLAY]):
         print("clock: app skipped (PLAY held or REPL asked): REPL")
         return
-    hal = Rp2040Hal(
-        machine, board, time.ticks_ms, time.sleep_us, watchdog=True, select=select, io=io
-    )
+    try:
+        hal = Rp2040Hal(
+            machine, board, time.ticks_ms, time.sleep_us, watchdog=True, select=select, io=io
+        )
+    except BoardError as error:  # a board.py the clock cannot be built from: say why, at the REPL
+        print("clock: board.py refused: %s" % error)
+        return
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
-    app = ClockApp(hal, tuple(board.BUTTONS), screen(), hal.ticks_ms())
+    app = ClockApp(hal, tuple(board.BUTTONS), screen(frame), hal.ticks_ms(), record)
     try:
         Runner(hal, app).run()
     except LeaveForRepl:
         hal.serial.close()
         hal.deinit()
         usb_serial.reboot_to_repl(machine, hal.storage)
+
+
+def screen(frame):
+    """The app's screen for the board's display, drawing into `frame`. The table of display
+    kinds is needed only at boot: unloaded here, it takes no RAM in play."""
+    from ui import kinds
+
+    try:
+        return kinds.screen_for(board, frame)
+    finally:
+        kinds.forget()
 
 
 main()

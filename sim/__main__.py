@@ -16,7 +16,7 @@ With no command: the interactive simulator, the board's own firmware in this ter
 (the keys are on screen). `script` runs timed presses in virtual time and prints the
 frames; `replay` prints a game's clocks after each ply as JSON Lines; `annotate` writes a
 clock's game record into the PGN or SGF of the moves; `record` follows clocks on USB and keeps
-their records on disk."""
+their records on disk; `label` writes the label for the clock's back."""
 
 
 def replay_command(args):
@@ -215,6 +215,28 @@ def read_script(path):
         raise ValueError("%s is not UTF-8 text" % path)
 
 
+def label_command(args):
+    from sim import label
+
+    try:
+        board = boards.load(args.label_board or args.board)
+    except ValueError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    text = label.svg(board)
+    if args.out in (None, "-"):
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        print("error: cannot write %s: %s" % (args.out, error.strerror), file=sys.stderr)
+        return 2
+    print("label for %s written to %s" % (board.NAME, args.out), file=sys.stderr)
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="python -m sim",
@@ -269,6 +291,10 @@ def build_parser():
     noting = commands.add_parser("annotate", help="the clock's times into a PGN or SGF file")
     annotate.add_arguments(noting)
     noting.set_defaults(run=annotate_command)
+    sticker = commands.add_parser("label", help="a printable SVG label for the clock's back")
+    sticker.add_argument("--board", dest="label_board", metavar="NAME", help="a boards/ module")
+    sticker.add_argument("--out", metavar="FILE", help="where to write it (default: stdout)")
+    sticker.set_defaults(run=label_command)
     follow.add_command(commands)
     serial_cli.add_commands(commands)
     return parser

@@ -6,6 +6,7 @@ import sim  # noqa: F401  (puts the firmware on the path)
 import boards as _package
 from app.clock_app import ClockApp
 from hal import buttons
+from hal.board_check import check
 from notation import registry
 from notation.describe import describe
 from notation.errors import PresetError
@@ -29,9 +30,10 @@ def _is_board(module):
 
 
 def load(name):
-    """The board module `name`; ValueError naming the boards there are when there is none."""
+    """The board module `name`; ValueError naming the boards there are when there is none, and
+    hal.board_check's BoardError (a ValueError) for a board file the board would refuse."""
     if name in names():
-        return importlib.import_module("boards." + name)
+        return check(importlib.import_module("boards." + name))
     raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names())))
 
 

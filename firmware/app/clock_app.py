@@ -25,7 +25,7 @@ from clock.game import (
 from hal import buttons
 from hal.battery import Gauge
 from notation.errors import PresetError
-from ui.status import Status
+from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
 
 # App states: the game's own four (ready, running, paused, over) with an interim flag shown
 # while running, and the menus over them. Only ClockApp._enter() changes the state.
@@ -90,10 +90,10 @@ _DO_DISCARD = const(2)  # the saved game offered at boot
 
 
 class ClockApp:
-    def __init__(self, hal, present, screen, now):
-        # Every game writes its record here: set aside first, while the heap is in one piece,
-        # and kept till the next start.
-        self.record = Record()
+    def __init__(self, hal, present, screen, now, record=None):
+        # Every game writes its record here: set aside first (main.py makes it before its
+        # imports), while the heap is in one piece, and kept till the next start.
+        self.record = record if record is not None else Record()
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
@@ -313,8 +313,11 @@ class ClockApp:
             elif state == S_PAUSED:
                 menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
                 self._open(menu, S_ARBITER, stamp)
-            elif not self._info:  # running: show the counters a while; again: hide them
-                self._info = True
+            elif not self._info:  # running: the counters a while; again: the battery; again: hide
+                self._info = INFO_COUNTERS
+                self._info_until = ticks.add(stamp, INFO_MS)
+            elif self._info == INFO_COUNTERS:
+                self._info = INFO_BATTERY
                 self._info_until = ticks.add(stamp, INFO_MS)
             else:
                 self._info = False

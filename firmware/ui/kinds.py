@@ -38,14 +38,18 @@ def options(board):
     return found
 
 
-def screen_for(board):
-    """The app's screen for the board's display."""
+def screen_for(board, frame=None):
+    """The app's screen for the board's display, drawing into `frame` (None: its own)."""
     module, name = row(board)[SCREEN]
-    return getattr(__import__(module, None, None, (name,)), name)(**options(board))
+    return getattr(__import__(module, None, None, (name,)), name)(frame, **options(board))
 
 
 def driver_for(machine, board, sleep_us):
-    """The board's display driver on `machine`."""
+    """The board's display driver on `machine`: the board file's own make_display(machine, board,
+    sleep_us) where it has one (a panel of its kind that needs another driver), else the kind's."""
+    make = getattr(board, "make_display", None)
+    if make is not None:
+        return make(machine, board, sleep_us)
     module = __import__(row(board)[DRIVER], None, None, ("from_board",))
     return module.from_board(machine, board, sleep_us)
 

@@ -25,13 +25,20 @@
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
 #            "n 23" (moves made).
-# Stages, delay, battery and mute do not fit: the OLED shows them.
+#   battery  status.info INFO_BATTERY (SET again): "b 87" on both modules, the percent; "b --"
+#            when the board cannot measure it.
+#   low      status.battery_low: the point module lights its last digit's point, which no time
+#            uses. The colon module has no spare mark: it shows an L in the first digit where
+#            that digit says nothing (blank in H:MM, a leading 0 in MM:SS: "L5:00", "L1:30");
+#            from 10:00 to 59:59 every digit is needed and only SET SET tells.
+# Stages, delay and mute do not fit: the OLED shows them.
 #
 # Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
 from micropython import const
 
 from clock import display, ticks
 from ui import font
+from ui.status import INFO_BATTERY
 
 DIGITS = const(4)  # per module
 _CELLS = const(8)  # both modules
@@ -47,6 +54,10 @@ _FLAG_LATER = b"FLG2"
 _LETTER_P = const(0x73)
 _LETTER_M = const(0x37)
 _LETTER_N = const(0x54)
+_LETTER_B = const(0x7C)
+_LETTER_L = const(0x38)
+_MINUS = const(0x40)
+_ZERO = const(0x3F)
 # A line longer than the eight digits: shown from its start for _HOLD_MS, then one digit further
 # every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS, then again from the start.
 _HOLD_MS = const(1200)
@@ -99,7 +110,10 @@ class SegScreen:
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next
-        if status.info:
+        if status.info == INFO_BATTERY:
+            self._percent(out, 0, status.battery_percent)
+            self._percent(out, DIGITS, status.battery_percent)
+        elif status.info:
             self._info(out, 0, left)
             self._info(out, DIGITS, right)
         else:
@@ -107,6 +121,9 @@ class SegScreen:
             self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
             self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
             out[:] = self._sides
+            if status.battery_low:
+                self._low(out, 0, left.flagged)
+                self._low(out, DIGITS, right.flagged)
         out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
 
@@ -170,6 +187,28 @@ class SegScreen:
             out[at] = font.segments(48 + count % 10)
             count //= 10
             if not count:
+                break
+            at -= 1
+
+    def _low(self, out, at, flagged):
+        """The low-battery sign on the module from `at` (see the top)."""
+        if self.points:
+            out[at + DIGITS - 1] |= _MARK
+        elif not flagged and (out[at] == 0 or out[at] == _ZERO):
+            out[at] = _LETTER_L
+
+    def _percent(self, out, at, percent):
+        out[at] = _LETTER_B
+        out[at + 1] = 0
+        if percent < 0:
+            out[at + 2] = out[at + 3] = _MINUS
+            return
+        out[at + 2] = 0
+        at += DIGITS - 1
+        while True:
+            out[at] = font.segments(48 + percent % 10)
+            percent //= 10
+            if not percent:
                 break
             at -= 1
 

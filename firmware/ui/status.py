@@ -1,10 +1,15 @@
 # What the app tells the screens besides the two clocks: pause, flags, battery, sound, message.
+from micropython import const
+
+# What status.info asks the 7-segment modules for (SET while a clock runs, pressed again).
+INFO_COUNTERS = const(1)
+INFO_BATTERY = const(2)
 
 
 class Status:
     def __init__(self):
         self.paused = False
-        self.info = False  # the counters were asked for (SET while running; 7-segment modules)
+        self.info = 0  # 0, INFO_COUNTERS or INFO_BATTERY (SET while running; 7-segment modules)
         self.left_player = 0  # the player on the left: 0 first, 1 second; the right is the other
         self.first_flag_side = -1  # the side that flagged first: -1 none, 0 left, 1 right
         self.battery_low = False

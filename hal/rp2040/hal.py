@@ -4,14 +4,13 @@ import os
 import micropython
 from clock.ticks import add, diff
 from hal import buttons as logical
+from hal.board_check import check
 from hal.events import EdgeRing
 from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer, Silent
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
-
-_REQUIRED = (logical.LEFT, logical.RIGHT, logical.PLAY)
 
 
 def _emergency_buffer():
@@ -42,9 +41,7 @@ class Rp2040Hal:
         io,
     ):
         _emergency_buffer()
-        for button in _REQUIRED:
-            if button not in board.BUTTONS:
-                raise ValueError("the board must map LEFT, RIGHT and PLAY")
+        check(board)  # hal.board_check.BoardError, one line, before any pin is touched
         Pin = machine.Pin
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()

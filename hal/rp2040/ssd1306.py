@@ -26,26 +26,48 @@ _STAGE = const(256)  # the largest window sent in one piece; a larger one goes p
 _COMMANDS = const(0x00)  # control byte: Co = 0, D/C = 0, every following byte is a command
 _DATA = const(0x40)  # control byte: Co = 0, D/C = 1, every following byte is display data
 
+# Commands, by their datasheet names (SSD1306 rev 1.1, section 9; the SSD1309 and SH1106 share
+# them, but for the charge pump and the addressing modes).
+_SET_MEM_ADDR = const(0x20)  # addressing mode: 0 horizontal, 1 vertical, 2 page
+_SET_COL_ADDR = const(0x21)  # horizontal/vertical mode: first and last column
+_SET_PAGE_ADDR = const(0x22)  # horizontal/vertical mode: first and last page
+_SET_SCROLL_OFF = const(0x2E)
+_SET_DISP_START_LINE = const(0x40)  # | line 0..63
+_SET_CONTRAST = const(0x81)
+_SET_CHARGE_PUMP = const(0x8D)  # then 0x14 on, 0x10 off
+_SET_SEG_REMAP = const(0xA0)  # | 1: column 127 on SEG0
+_SET_ENTIRE_ON = const(0xA4)  # | 1: every pixel lit, whatever the RAM holds
+_SET_NORM_INV = const(0xA6)  # | 1: inverted
+_SET_MUX_RATIO = const(0xA8)
+_SET_DISP = const(0xAE)  # | 1: on
+_SET_COM_OUT_DIR = const(0xC0)  # | 8: scan from COM[N-1] to COM0
+_SET_DISP_OFFSET = const(0xD3)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_VCOM_DESEL = const(0xDB)
+_PUMP_ON = const(0x14)
+
 # Datasheet power-on sequence for a 128x64 panel on the internal charge pump.
 # fmt: off
 _INIT = (
-    0xAE,  # display off while configuring
-    0xD5, 0x80,  # clock divide 1, oscillator frequency default
-    0xA8, 0x3F,  # multiplex ratio: 64 lines
-    0xD3, 0x00,  # display offset 0
-    0x40,  # start line 0
-    0x8D, 0x14,  # charge pump on (no external VCC)
-    0x20, 0x00,  # horizontal addressing: data runs along a page, then to the next
-    0xA1,  # segment remap: column 127 on SEG0 (0xA0 when flipped)
-    0xC8,  # COM scan from COM63 (0xC0 when flipped)
-    0xDA, 0x12,  # COM pins: alternative configuration, as 128x64 modules are wired
-    0x81, 0xCF,  # contrast
-    0xD9, 0xF1,  # pre-charge 1 / discharge 15 clocks (internal VCC)
-    0xDB, 0x40,  # VCOMH deselect level
-    0x2E,  # no scrolling
-    0xA4,  # show the RAM contents
-    0xA6,  # not inverted
-    0xAF,  # display on
+    _SET_DISP,  # display off while configuring
+    _SET_DISP_CLK_DIV, 0x80,  # clock divide 1, oscillator frequency default
+    _SET_MUX_RATIO, HEIGHT - 1,  # multiplex ratio: 64 lines
+    _SET_DISP_OFFSET, 0x00,
+    _SET_DISP_START_LINE | 0,
+    _SET_CHARGE_PUMP, _PUMP_ON,  # no external VCC
+    _SET_MEM_ADDR, 0x00,  # horizontal addressing: data runs along a page, then to the next
+    _SET_SEG_REMAP | 1,  # column 127 on SEG0 (| 0 when flipped)
+    _SET_COM_OUT_DIR | 8,  # COM scan from COM63 (| 0 when flipped)
+    _SET_COM_PIN_CFG, 0x12,  # alternative configuration, as 128x64 modules are wired
+    _SET_CONTRAST, 0xCF,
+    _SET_PRECHARGE, 0xF1,  # pre-charge 1 / discharge 15 clocks (internal VCC)
+    _SET_VCOM_DESEL, 0x40,
+    _SET_SCROLL_OFF,
+    _SET_ENTIRE_ON,  # show the RAM contents
+    _SET_NORM_INV,  # not inverted
+    _SET_DISP | 1,  # display on
 )
 # fmt: on
 
@@ -64,23 +86,23 @@ def _rounded_width(x0, x1):
 
 
 class Ssd1306:
-    """128x64 SSD1306 on an injected machine.I2C at `address`."""
+    """128x64 SSD1306 on an injected machine.I2C at `address`. `external_vcc`: the panel's
+    module makes its own VCC, as an SSD1309 2.42" one does: that chip has no charge pump, so the
+    command is not sent, and pre-charge and VCOMH are set for an external supply."""
 
-    def __init__(self, i2c, address=0x3C, flip=False):
+    def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False):
         self._i2c = i2c
         self._writeto = i2c.writeto  # bound once: taking a bound method allocates
         self._address = address
         self._stage = bytearray(1 + _STAGE)
         self._stage[0] = _DATA
         self._shapes = {}  # width | pages << 8 -> (framebuffer over the stage, bytes to send)
-        self._window = bytearray((_COMMANDS, 0x21, 0, WIDTH - 1, 0x22, 0, 0))
+        self._window = bytearray((_COMMANDS, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, 0))
         self._command = bytearray(3)
-        self._init = bytearray(1 + len(_INIT))
+        sequence = self._sequence(flip, external_vcc)
+        self._init = bytearray(1 + len(sequence))
         self._init[0] = _COMMANDS
-        self._init[1:] = bytes(_INIT)
-        if flip:
-            self._init[1 + _INIT.index(0xA1)] = 0xA0
-            self._init[1 + _INIT.index(0xC8)] = 0xC0
+        self._init[1:] = bytes(sequence)
         self._ready = False  # configured; False again after a failed init()
         self._known = False  # the panel surely shows the last frame sent
         self._frame = None
@@ -88,6 +110,19 @@ class Ssd1306:
         self.errors = 0  # I2C writes that failed (the whole frame goes out on the next show)
         self.sent = 0  # bytes on the bus by show() since power-on, address bytes included
         self.init()
+
+    def _sequence(self, flip, external_vcc):
+        """The power-on commands, as a list."""
+        sequence = list(_INIT)
+        if flip:
+            sequence[sequence.index(_SET_SEG_REMAP | 1)] = _SET_SEG_REMAP
+            sequence[sequence.index(_SET_COM_OUT_DIR | 8)] = _SET_COM_OUT_DIR
+        if external_vcc:
+            at = sequence.index(_SET_CHARGE_PUMP)
+            del sequence[at : at + 2]
+            sequence[sequence.index(_SET_PRECHARGE) + 1] = 0x22  # 2 + 2 clocks (SSD1309 reset)
+            sequence[sequence.index(_SET_VCOM_DESEL) + 1] = 0x34  # 0.78 x VCC (SSD1309 reset)
+        return sequence
 
     def init(self):
         """(Re)configure the panel and forget what it shows: the next show() sends every page.
@@ -117,11 +152,11 @@ class Ssd1306:
     def contrast(self, level):
         if not 0 <= level <= 255:
             raise ValueError("contrast is 0..255")
-        self._send(3, 0x81, level)
+        self._send(3, _SET_CONTRAST, level)
 
     def power(self, on):
         """Display on or off (sleep: the panel keeps its RAM; the charge pump stops)."""
-        self._send(2, 0xAF if on else 0xAE)
+        self._send(2, _SET_DISP | 1 if on else _SET_DISP)
 
     def show(self, frame, dirty=None):
         """Send what changed of `frame`: the windows listed in `dirty` (an object with `count`,
@@ -190,10 +225,14 @@ class Ssd1306:
         return shape
 
 
-def from_board(machine, board, sleep_us):
-    """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind)."""
+def board_i2c(machine, board):
+    """The I2C bus on the board's OLED pins."""
     Pin = machine.Pin
-    i2c = machine.I2C(
+    return machine.I2C(
         board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
     )
-    return Ssd1306(i2c, board.OLED_ADDRESS)
+
+
+def from_board(machine, board, sleep_us):
+    """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind)."""
+    return Ssd1306(board_i2c(machine, board), board.OLED_ADDRESS)

@@ -23,10 +23,11 @@
 # shortcut, with no method lookup per bit.
 from micropython import const
 
-_DATA_AUTO = const(0x40)
-_ADDRESS = const(0xC0)
-_CONTROL = const(0x80)
-_ON = const(0x08)
+# Commands, by the datasheet's names (TM1637 V2.4, section 7).
+_DATA_CMD = const(0x40)  # data command: write the display registers, address auto-increment
+_ADDRESS_CMD = const(0xC0)  # address command: | the first grid, 0..5
+_DISPLAY_CTRL = const(0x80)  # display control: | _DISPLAY_ON | the pulse width (brightness 0..7)
+_DISPLAY_ON = const(0x08)
 _GRIDS = const(6)
 DIGITS = const(4)  # per module
 REFRESH_EVERY = const(16)
@@ -65,7 +66,7 @@ class Tm1637:
         self._dio = dio
         self._sleep = sleep_us
         self._delay = delay_us
-        self._control = _CONTROL | _ON | brightness
+        self._control = _DISPLAY_CTRL | _DISPLAY_ON | brightness
         self._held = bytearray(_GRIDS)  # what the registers hold, if self._known
         self._known = False
         self._writes = 0  # since the last refresh
@@ -143,19 +144,19 @@ class Tm1637:
 
     def _refresh(self, start, end):
         held = self._held
-        self._send(_DATA_AUTO, held, 0, 0)
-        self._send(_ADDRESS | start, held, start, end)
+        self._send(_DATA_CMD, held, 0, 0)
+        self._send(_ADDRESS_CMD | start, held, start, end)
         self._send(self._control, held, 0, 0)
 
     def brightness(self, level):
         if not 0 <= level <= 7:
             raise ValueError("brightness is 0..7")
-        self._control = self._control & _ON | _CONTROL | level
+        self._control = self._control & _DISPLAY_ON | _DISPLAY_CTRL | level
         self.acked = True
         self._send(self._control, self._held, 0, 0)
 
     def power(self, on):
-        self._control = self._control & ~_ON | (_ON if on else 0)
+        self._control = self._control & ~_DISPLAY_ON | (_DISPLAY_ON if on else 0)
         self.acked = True
         self._send(self._control, self._held, 0, 0)
 
@@ -190,7 +191,7 @@ class Tm1637:
                 return 0
             if self._writes < REFRESH_EVERY - 1:
                 self._writes += 1
-                self._send(_ADDRESS | first, held, first, last + 1)
+                self._send(_ADDRESS_CMD | first, held, first, last + 1)
                 return last + 1 - first
         self._writes = 0
         self._known = True  # unless a byte goes unacknowledged

@@ -3,7 +3,7 @@ import io
 import os
 
 import boards
-from fake_devices import Ssd1306Panel, Tm1637Chip
+from fake_devices import Sh1106Panel, Ssd1306Panel, Ssd1309Panel, Tm1637Chip
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
@@ -13,6 +13,7 @@ from support import raises
 
 
 class OledBoard:
+    NAME = "oled_board"
     DISPLAY = "oled"
     I2C_ID = 0
     I2C_SDA = 4
@@ -27,6 +28,7 @@ class OledBoard:
 
 
 class SegmentBoard:
+    NAME = "segment_board"
     DISPLAY = "tm1637"
     TM1637_LEFT_CLK = 2
     TM1637_LEFT_DIO = 3
@@ -168,12 +170,24 @@ class Crt(OledBoard):
     DISPLAY = "crt"
 
 
+class Clash(OledBoard):
+    LEDS = {b.LEFT: 20, b.RIGHT: 13}  # the buzzer's pin
+
+
 def test_boards_missing_a_required_button_or_with_an_unknown_display_are_refused():
     m.reset()
     clock = m.Clock()
     select = FakeSelect(clock)
-    raises(ValueError, Rp2040Hal, m, NoPlay, clock.ticks_ms, clock.sleep_us, select=select, io=io)
-    raises(ValueError, Rp2040Hal, m, Crt, clock.ticks_ms, clock.sleep_us, select=select, io=io)
+    for board, message in (
+        (NoPlay, "board segment_board: BUTTONS has no play"),
+        (Crt, "board oled_board: DISPLAY is 'crt'; it is 'oled' or 'tm1637'"),
+        (Clash, "board oled_board: GP13 is used twice: BUZZER and LEDS[right]"),
+    ):
+        error = raises(
+            ValueError, Rp2040Hal, m, board, clock.ticks_ms, clock.sleep_us, select=select, io=io
+        )
+        assert str(error) == message
+    assert m.state.lines == {} and m.state.buses == {}  # refused before a pin was touched
 
 
 def board_modules():
@@ -183,13 +197,19 @@ def board_modules():
             yield __import__("boards." + name[:-3], None, None, ["NAME"])
 
 
+# The panel each board with a larger OLED has (its board file's make_display builds the driver).
+PANELS = {"pico_sh1106": Sh1106Panel, "pico_ssd1309": Ssd1309Panel}
+
+
 def test_every_board_in_boards_builds_a_working_hal():
     count = 0
     for board in board_modules():
         m.reset()
         clock = m.Clock()
+        panel = None
         if board.DISPLAY == "oled":
-            m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, Ssd1306Panel())
+            model = PANELS.get(board.NAME, Ssd1306Panel)
+            panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
         else:
             Tm1637Chip(m.line(board.TM1637_LEFT_CLK), m.line(board.TM1637_LEFT_DIO))
             Tm1637Chip(m.line(board.TM1637_RIGHT_CLK), m.line(board.TM1637_RIGHT_DIO))
@@ -205,14 +225,19 @@ def test_every_board_in_boards_builds_a_working_hal():
             select=FakeSelect(clock),
             io=io,
         )
-        hal.display.show(bytearray(1024 if board.DISPLAY == "oled" else 8))
+        frame = bytearray(1024 if board.DISPLAY == "oled" else 8)
+        for i in range(0, len(frame), 37):
+            frame[i] = 0x5A
+        hal.display.show(frame)
         if board.DISPLAY == "oled":
-            assert hal.display.errors == 0
+            assert hal.display.errors == 0 and panel.visible() == frame
         else:
             assert hal.display.left.acked and hal.display.right.acked
         for button, gpio in board.BUTTONS.items():
             m.Pin(gpio).drive(0)
             assert hal.edges.pop() and hal.edges.button == button and hal.edges.pressed
+        m.set_adc(3, 26000)
+        assert hal.battery_mv() == 3927  # every board senses VSYS
         hal.feed()
         count += 1
-    assert count >= 1
+    assert count >= 5

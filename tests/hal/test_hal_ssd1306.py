@@ -1,5 +1,5 @@
 # The SSD1306 driver against a panel model: the panel shows the frame; only changed windows go out.
-from fake_devices import Ssd1306Panel
+from fake_devices import Ssd1306Panel, Ssd1309Panel
 from fakes import fake_machine as m
 from hal.rp2040 import ssd1306
 from hal.rp2040.ssd1306 import Ssd1306
@@ -147,3 +147,40 @@ def test_a_panel_missing_at_power_on_is_configured_by_a_later_show():
     panel = bus.attach(0x3C, Ssd1306Panel())
     assert oled.show(frame) == 8 * (8 + 130)
     assert panel.on and panel.ram == frame and panel.charge_pump
+
+
+def test_the_ssd1306_power_on_bytes_are_the_datasheet_sequence():
+    bus, panel, oled = setup()
+    oled.init()
+    # fmt: off
+    assert bus.log[-1] == (0x3C, bytes((
+        0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0x20, 0x00, 0xA1, 0xC8,
+        0xDA, 0x12, 0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0x2E, 0xA4, 0xA6, 0xAF,
+    )))
+    # fmt: on
+
+
+def ssd1309():
+    m.reset()
+    bus = m.bus(0)
+    panel = bus.attach(0x3C, Ssd1309Panel())  # refuses the SSD1306's charge pump command
+    oled = Ssd1306(m.I2C(0, scl=m.Pin(5), sda=m.Pin(4)), 0x3C, external_vcc=True)
+    return bus, panel, oled
+
+
+def test_an_ssd1309_is_set_up_for_its_external_vcc_and_shows_the_frame():
+    bus, panel, oled = ssd1309()
+    assert oled.errors == 0 and panel.on and not panel.charge_pump
+    assert (panel.precharge, panel.vcomh) == (0x22, 0x34)
+    assert panel.mode == 0 and panel.remap and panel.scan_reversed and panel.contrast == 0xCF
+    frame = pattern()
+    assert oled.show(frame) == 8 * (8 + 130)
+    frame[200] ^= 0xFF
+    assert oled.show(frame, Windows((72, 72, 1, 1))) == 8 + 2 + 4
+    assert panel.visible() == frame
+
+
+def test_the_ssd1306_panel_model_refuses_what_its_chip_lacks():
+    panel = Ssd1309Panel()
+    raises(ValueError, panel.receive, b"\x00\x8d\x14")  # no charge pump on an SSD1309
+    raises(ValueError, Ssd1306Panel().receive, b"\x00\xb0")  # no page command model here

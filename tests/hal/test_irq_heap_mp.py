@@ -73,6 +73,7 @@ def test_waits_on_the_real_select_allocate_nothing():
 
 
 class Board:
+    NAME = "heap_board"
     DISPLAY = "oled"
     I2C_ID = 0
     I2C_SDA = 4

@@ -56,6 +56,8 @@ def test_the_board_layout():
     assert [name for name, _ in manifest.board_files()] == [
         "pico_minimal",
         "pico_oled",
+        "pico_sh1106",
+        "pico_ssd1309",
         "pico_tm1637",
     ]
     installed = manifest.installed("pico_oled")

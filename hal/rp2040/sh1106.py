@@ -1,0 +1,111 @@
+# Our own SH1106 driver (1.3" 128x64 OLED modules): the SSD1306 driver with the SH1106's RAM.
+#
+# The SH1106 (datasheet V2.3) has 132 columns of RAM for a 128-column glass: the modules show
+# RAM columns 2..129, so every column address is the frame's x + COLUMN_OFFSET. It has page
+# addressing only (no SSD1306 0x20/0x21/0x22): a window goes out page by page, each page as
+# set-page and set-column (low and high nibble) commands, then the page's columns of data; the
+# column pointer advances along the page and never wraps to the next. Its charge pump is the
+# DC-DC command 0xAD 0x8B (the SSD1306's 0x8D is not a command here).
+# Per page of a window: 5 bytes of commands (address byte included) and 2 + w bytes of data.
+from micropython import const
+
+from hal.rp2040.ssd1306 import WIDTH, Ssd1306, board_i2c
+
+COLUMN_OFFSET = const(2)
+PAGE_COMMAND_BYTES = const(5)  # I2C address, control byte, page, column low, column high
+_COMMANDS = const(0x00)
+_SET_LOW_COLUMN = const(0x00)  # | the column's low nibble
+_SET_HIGH_COLUMN = const(0x10)  # | the column's high nibble
+_SET_DISP_START_LINE = const(0x40)
+_SET_CONTRAST = const(0x81)
+_SET_SEG_REMAP = const(0xA0)
+_SET_ENTIRE_ON = const(0xA4)
+_SET_NORM_INV = const(0xA6)
+_SET_MUX_RATIO = const(0xA8)
+_SET_DC_DC = const(0xAD)  # then 0x8B: the DC-DC converter on
+_SET_DISP = const(0xAE)
+_SET_PAGE = const(0xB0)  # | page 0..7
+_SET_COM_OUT_DIR = const(0xC0)
+_SET_DISP_OFFSET = const(0xD3)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_VCOM_DESEL = const(0xDB)
+
+# fmt: off
+_INIT = (
+    _SET_DISP,  # display off while configuring
+    _SET_DISP_CLK_DIV, 0x80,
+    _SET_MUX_RATIO, 0x3F,  # 64 lines
+    _SET_DISP_OFFSET, 0x00,
+    _SET_DISP_START_LINE | 0,
+    _SET_DC_DC, 0x8B,  # the module's own charge pump on
+    _SET_SEG_REMAP | 1,  # (| 0 when flipped)
+    _SET_COM_OUT_DIR | 8,  # (| 0 when flipped)
+    _SET_COM_PIN_CFG, 0x12,
+    _SET_CONTRAST, 0xCF,
+    _SET_PRECHARGE, 0x22,  # the SH1106's reset value
+    _SET_VCOM_DESEL, 0x35,  # the SH1106's reset value
+    _SET_ENTIRE_ON,
+    _SET_NORM_INV,
+    _SET_DISP | 1,
+)
+# fmt: on
+
+
+def window_bytes(x0, x1, p0, p1):
+    """Bytes on the bus (address bytes included) that show() spends on window x0..x1, p0..p1."""
+    width = min((x1 - x0 + 4) & ~3, WIDTH)
+    return (p1 - p0 + 1) * (PAGE_COMMAND_BYTES + 2 + width)
+
+
+class Sh1106(Ssd1306):
+    """128x64 SH1106 on an injected machine.I2C at `address` (show(), contrast(), power() and
+    the frame as the Ssd1306 takes them)."""
+
+    def __init__(self, i2c, address=0x3C, flip=False):
+        self._page = bytearray((_COMMANDS, _SET_PAGE, _SET_LOW_COLUMN, _SET_HIGH_COLUMN))
+        super().__init__(i2c, address, flip)
+
+    def _sequence(self, flip, external_vcc):
+        sequence = list(_INIT)
+        if flip:
+            sequence[sequence.index(_SET_SEG_REMAP | 1)] = _SET_SEG_REMAP
+            sequence[sequence.index(_SET_COM_OUT_DIR | 8)] = _SET_COM_OUT_DIR
+        return sequence
+
+    def _send_window(self, x0, x1, p0, p1):
+        width = (x1 - x0 + 4) & ~3
+        if width > WIDTH:
+            width = WIDTH
+        if x0 + width > WIDTH:
+            x0 = WIDTH - width
+        shape = self._shapes.get(width | 1 << 8)
+        if shape is None:
+            shape = self._shape(width, 1)
+        copy = shape[0]
+        data = shape[1]
+        command = self._page
+        column = x0 + COLUMN_OFFSET
+        command[2] = _SET_LOW_COLUMN | column & 0x0F
+        command[3] = _SET_HIGH_COLUMN | column >> 4
+        writeto = self._writeto
+        address = self._address
+        sent = 0
+        for page in range(p0, p1 + 1):
+            copy.blit(self._source, -x0, -8 * page)
+            command[1] = _SET_PAGE | page
+            try:
+                writeto(address, command)
+                writeto(address, data)
+            except OSError:
+                self.errors += 1
+                self._known = False
+                return sent
+            sent += PAGE_COMMAND_BYTES + 1 + len(data)
+        return sent
+
+
+def from_board(machine, board, sleep_us):
+    """The board's SH1106 on its I2C pins."""
+    return Sh1106(board_i2c(machine, board), board.OLED_ADDRESS)
