@@ -8,6 +8,8 @@
 # | OLED SDA (I2C0)    | GP4  | 6        | SSD1306 SDA                                |
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 #
 # The button: a short press plays or pauses (a running clock pauses as it is pressed); held
 # 1 s it is SET (menus, arbiter); held 2.5 s it resets. In menus the levers are - and +.
@@ -22,6 +24,7 @@ I2C_SCL = 5
 I2C_FREQ = 400000
 OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = None
 BATTERY_ADC = None
 WATCHDOG_MS = 5000
