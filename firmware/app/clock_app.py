@@ -3,6 +3,7 @@ from micropython import const
 
 from app import gestures as act
 from app import saved
+from app.lights import Lights
 from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
@@ -89,6 +90,7 @@ class ClockApp:
         self.sounds.muted = self.settings.muted
         self.status = Status()
         self.status.muted = self.settings.muted
+        self.lights = self.status.lights = Lights(hal.leds, STATE_NAMES, now)
         self.left = View()
         self.right = View()
         self.menu = None
@@ -405,7 +407,8 @@ class ClockApp:
         self.status.battery_percent = self._gauge.percent(millivolts)
 
     def render(self, now):
-        """Build the frame; write it to the display only when it changed."""
+        """Set the lights; build the frame and write it to the display only when it changed."""
+        self.lights.follow(self, now)
         if self.menu is not None:
             menu = self.menu
             changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
@@ -469,6 +472,7 @@ class ClockApp:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
         if self.menu is not None:
             wait = _sooner(wait, self.screen.menu_wait(now))
+        wait = _sooner(wait, self.lights.until_edge(now))
         due = self.gestures.due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))
