@@ -467,6 +467,7 @@ class ClockApp:
             wait = _sooner(wait, _until_shown_change(left))
             wait = _sooner(wait, _until_shown_change(right))
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
+            wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
