@@ -5,8 +5,8 @@
 #   preset TEXT                  the time control, any notation (before any `at` or `show`)
 #   at T press BUTTON [hold MS]  press left, right, play, set, plus or minus at T ms, held
 #                                MS ms (default 60; e.g. `hold 1200` for a long press)
-#   show T                       print the display at T ms: "t=T state=..." and the frame
-#                                in a +---+ box
+#   show T                       print the display at T ms: "t=T state=... leds=..." and the
+#                                frame in a +---+ box
 # Times are whole milliseconds from the start and never go back.
 import tempfile
 
@@ -138,7 +138,9 @@ def _run_until(hal, runner, stamp):
 
 
 def _header(app, now):
-    text = "t=%d state=%s" % (now, app.state_name())
+    """The time, the app's state, the lights ("none", "left", "right:slow", "left+right": a
+    blinking light by its mode, whatever its level at `now`) and both clocks, or the menu."""
+    text = "t=%d state=%s leds=%s" % (now, app.state_name(), app.lights.text())
     menu = app.open_menu()
     if menu is not None:
         return text + " menu=%s" % menu.title
