@@ -11,6 +11,7 @@
 import tempfile
 
 import sim  # noqa: F401  (puts the firmware on the path)
+from app.lights import OFF, ON, SLOW
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
@@ -137,10 +138,21 @@ def _run_until(hal, runner, stamp):
     hal.horizon = None
 
 
+def leds_text(lights):
+    """The app's Lights as a header names them: "none", "left", "right:slow", "left+right"."""
+    parts = []
+    for name, mode in (("left", lights.left), ("right", lights.right)):
+        if mode != OFF:
+            parts.append(
+                name if mode == ON else "%s:%s" % (name, "slow" if mode == SLOW else "fast")
+            )
+    return "+".join(parts) or "none"
+
+
 def _header(app, now):
     """The time, the app's state, the lights ("none", "left", "right:slow", "left+right": a
     blinking light by its mode, whatever its level at `now`) and both clocks, or the menu."""
-    text = "t=%d state=%s leds=%s" % (now, app.state_name(), app.lights.text())
+    text = "t=%d state=%s leds=%s" % (now, app.state_name(), leds_text(app.lights))
     menu = app.open_menu()
     if menu is not None:
         return text + " menu=%s" % menu.title

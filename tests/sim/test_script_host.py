@@ -92,6 +92,26 @@ def test_the_command_line_preset_wins_over_the_scripts():
     ]
 
 
+def test_the_lights_as_the_header_names_them():
+    from app.lights import FAST, OFF, ON, SLOW
+
+    class Lights:
+        pass
+
+    light = Lights()
+    for left, right, text in (
+        (OFF, OFF, "none"),
+        (ON, OFF, "left"),
+        (OFF, ON, "right"),
+        (ON, ON, "left+right"),
+        (OFF, SLOW, "right:slow"),
+        (FAST, OFF, "left:fast"),
+    ):
+        light.left = left
+        light.right = right
+        assert script.leds_text(light) == text, (left, right)
+
+
 def test_the_lights_in_the_header_name_each_blinking_one_by_its_mode_at_any_instant():
     # A pause blinks the light on move (500 ms lit, 500 ms dark): the header says so at either.
     text = "preset G/5\nat 100 press right\nat 900 press play\nshow 1000\nshow 1500\n"
