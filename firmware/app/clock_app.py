@@ -90,7 +90,7 @@ class ClockApp:
         self.sounds.muted = self.settings.muted
         self.status = Status()
         self.status.muted = self.settings.muted
-        self.lights = self.status.lights = Lights(hal.leds, STATE_NAMES, now)
+        self.lights = self.status.lights = Lights(hal.leds, now)
         self.left = View()
         self.right = View()
         self.menu = None

@@ -1,13 +1,14 @@
 # The running-side lights: each side's light mode from the app's state, and its level at any stamp.
 #
 # Running (an interim flag too): the running side ON, the other OFF. Paused, in the arbiter's
-# menu, after an undo: the side on move SLOW. Over on time: the side that flagged first FAST.
-# Ready, menus, an end by the arbiter or a limit: both OFF. A blink starts lit at the stamp its
-# mode began, so the level at any `now` is known without keeping time, and so is the next edge.
+# menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
+# that flagged first FAST. Ready, the preset menus, an end by the arbiter or a limit: both OFF.
+# A blink starts lit at the stamp its mode began, so the level at any `now` is known without
+# keeping time, and so is the next edge.
 from micropython import const
 
 from clock import ticks
-from clock.game import PAUSED, RUNNING, TIME
+from clock.game import OVER, PAUSED, RUNNING, TIME
 
 OFF = const(0)
 ON = const(1)
@@ -15,13 +16,6 @@ SLOW = const(2)  # 500 ms lit, 500 ms dark
 FAST = const(3)  # 125 ms lit, 125 ms dark
 _SLOW_MS = const(500)
 _FAST_MS = const(125)
-
-# What an app state shows (Lights._kinds, by the state's name in the app's STATE_NAMES)
-_DARK = const(0)
-_RUN = const(1)  # the side on move ON
-_STAND = const(2)  # the clocks stand: the side on move SLOW
-_END = const(3)  # over: on time, the side that flagged first FAST
-_GAME = const(4)  # a state not named here: as the game's own state says
 
 
 def level(mode, since, now):
@@ -45,34 +39,28 @@ class Lights:
     writes the levels; `left` and `right` are the modes, `since` when they began, `left_lit`
     and `right_lit` the levels written. Allocates nothing after construction."""
 
-    def __init__(self, leds, state_names, now=0):
+    def __init__(self, leds, now=0):
         self.leds = leds
-        kinds = self._kinds = bytearray(len(state_names))
-        for i, name in enumerate(state_names):
-            if name == "running" or name == "interim":
-                kinds[i] = _RUN
-            elif name == "paused" or name == "arbiter":
-                kinds[i] = _STAND
-            elif name == "over":
-                kinds[i] = _END
-            elif name not in ("ready", "menu", "edit", "resume"):
-                kinds[i] = _GAME
         self.left = self.right = OFF
         self.since = now
         self.left_lit = self.right_lit = False
 
     def follow(self, app, now):
-        """Bring the modes up to the app's state and the levels up to `now`."""
+        """Bring the modes up to the app's state and the levels up to `now`: from its game's
+        state, whatever menu or question is open over it, but the menus over a game that is
+        not running or paused, which leave both dark."""
         game = app.game
-        kind = self._kinds[app.state]
-        if kind == _GAME:
-            kind = game.state()
-            kind = _RUN if kind == RUNNING else _STAND if kind == PAUSED else _DARK
-        side = 0 if game.turn() == app.left_player else 1
-        mode = ON if kind == _RUN else SLOW if kind == _STAND else OFF
-        if kind == _END and game.reason() == TIME and game.first_flag() >= 0:
+        state = game.state()
+        left_player = app.left_player
+        side = 0 if game.turn() == left_player else 1
+        mode = OFF
+        if state == RUNNING:
+            mode = ON
+        elif state == PAUSED:
+            mode = SLOW
+        elif state == OVER and app.open_menu() is None and game.reason() == TIME:
             mode = FAST
-            side = 0 if game.first_flag() == app.left_player else 1
+            side = 0 if game.first_flag() == left_player else 1
         left = mode if side == 0 else OFF
         right = mode if side == 1 else OFF
         if left != self.left or right != self.right:
