@@ -8,6 +8,8 @@
 # | OLED SDA (I2C0)    | GP4  | 6        | SSD1306 SDA                                |
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 # | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
 # | power              |      | 39       | VSYS: 3 x AA or one Li-ion cell            |
 #
@@ -24,6 +26,7 @@ I2C_SCL = 5
 I2C_FREQ = 400000
 OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = None
 BATTERY_ADC = 29
 WATCHDOG_MS = 5000

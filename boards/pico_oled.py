@@ -14,6 +14,8 @@
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
 # | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
 # | power              |      | 39       | VSYS: 3 x AA or one Li-ion cell            |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 from hal.buttons import LEFT, MINUS, PLAY, PLUS, RIGHT, SET
 
 NAME = "pico_oled"
@@ -24,6 +26,7 @@ I2C_SCL = 5
 I2C_FREQ = 400000
 OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = 13
 BATTERY_ADC = 29
 WATCHDOG_MS = 5000

@@ -15,6 +15,8 @@
 # | minus              | GP19 | 25       | push button to GND                         |
 # | buzzer             | GP13 | 17       | passive piezo (+), other lead to GND       |
 # | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 from hal.buttons import LEFT, MINUS, PLAY, PLUS, RIGHT, SET
 
 NAME = "pico_tm1637"
@@ -29,6 +31,7 @@ TM1637_DELAY_US = 10  # half a clock period; 0 (no sleeps) once a scope shows cl
 # on each digit and no colon.
 TM1637_POINTS = False
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = 13
 BATTERY_ADC = 29
 WATCHDOG_MS = 5000

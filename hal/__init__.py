@@ -9,6 +9,8 @@
 #                         changed); `dirty` lists the windows that changed (ui.dirty.Dirty), which
 #                         the display sends and then clears, or is None: the driver finds them
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
+#   leds.set(left_on, right_on)  the running-side lights (two bools): writes only a level that
+#                         changed, allocates nothing
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
 #   feed()                feed the watchdog (main loop only)

@@ -1,4 +1,5 @@
-# What the desktop HALs share: the display keeper, the buzzer's timing, storage, battery, feed().
+# What the desktop HALs share: the display keeper, the buzzer's timing, the lights, storage,
+# battery, feed().
 #
 # The family (each keeps the hal/__init__.py contract; each adds its own clock and wait()):
 #   sim/virtual_hal.py  VirtualHal   virtual time: scheduled edges (tests, `python -m sim script`)
@@ -62,6 +63,28 @@ class DesktopBuzzer:
         self.sounding = False
 
 
+class DesktopLeds:
+    """The running-side lights: the levels `left_on` and `right_on`, how many set() calls
+    changed one (`writes`), and when `changes` is a list (None: not kept), each change as
+    (stamp, left_on, right_on). Allocates nothing unless it keeps the changes."""
+
+    def __init__(self, hal, record=False):
+        self.hal = hal
+        self.left_on = False
+        self.right_on = False
+        self.writes = 0
+        self.changes = [] if record else None
+
+    def set(self, left_on, right_on):
+        if left_on == self.left_on and right_on == self.right_on:
+            return
+        self.left_on = left_on
+        self.right_on = right_on
+        self.writes += 1
+        if self.changes is not None:
+            self.changes.append((self.hal.ticks_ms(), left_on, right_on))
+
+
 class DesktopHal:
     """The hal/__init__.py contract but ticks_ms() and wait(), which a subclass gives. `fed`
     counts the feed() calls."""
@@ -69,6 +92,7 @@ class DesktopHal:
     def __init__(self, storage, buzzer, battery_mv):
         self.edges = EdgeRing()
         self.display = KeptDisplay(self)
+        self.leds = DesktopLeds(self)
         self.buzzer = buzzer
         self.storage = storage
         self.serial = None

@@ -1,4 +1,5 @@
 # The terminal simulator: the board's app and runner in real time, its display drawn with curses.
+# The two running-side lights sit in the box's bottom edge, under each half: "(●)" lit, "( )" dark.
 import curses
 import locale
 import os
@@ -87,6 +88,16 @@ def menu_text(items, selected, room):
 
 
 STATUS_LINES = 4  # board and storage, preset, state, last tone
+
+
+def lights_edge(width, left_on, right_on, unicode=True):
+    """The bottom edge of a box `width` wide inside, with the left and right lights in it under
+    the middle of each half: "(●)" ("(*)" without unicode) lit, "( )" dark."""
+    edge = list("-" * width)
+    lit = "(\u25cf)" if unicode else "(*)"
+    for middle, on in ((width // 4, left_on), (width - width // 4, right_on)):
+        edge[middle - 1 : middle + 2] = lit if on else "( )"
+    return "+" + "".join(edge) + "+"
 
 
 class Screen:
@@ -199,7 +210,9 @@ class Screen:
                 self._put(n, 0, line)
         else:
             picture, (top, left), width, keys = found
-            for n, line in enumerate(picture):
+            leds = self.hal.leds
+            edge = lights_edge(len(picture[-1]) - 2, leds.left_on, leds.right_on, self.unicode)
+            for n, line in enumerate(picture[:-1] + [edge]):
                 self._put(n, 0, line)
             for n, line in enumerate(self.status(width) + keys):
                 self._put(top + n, left, line)

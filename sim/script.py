@@ -5,12 +5,13 @@
 #   preset TEXT                  the time control, any notation (before any `at` or `show`)
 #   at T press BUTTON [hold MS]  press left, right, play, set, plus or minus at T ms, held
 #                                MS ms (default 60; e.g. `hold 1200` for a long press)
-#   show T                       print the display at T ms: "t=T state=..." and the frame
-#                                in a +---+ box
+#   show T                       print the display at T ms: "t=T state=... leds=..." and the
+#                                frame in a +---+ box
 # Times are whole milliseconds from the start and never go back.
 import tempfile
 
 import sim  # noqa: F401  (puts the firmware on the path)
+from app.lights import OFF, ON, SLOW
 from app.runner import Runner
 from clock import display, ticks
 from hal import buttons
@@ -137,8 +138,21 @@ def _run_until(hal, runner, stamp):
     hal.horizon = None
 
 
+def leds_text(lights):
+    """The app's Lights as a header names them: "none", "left", "right:slow", "left+right"."""
+    parts = []
+    for name, mode in (("left", lights.left), ("right", lights.right)):
+        if mode != OFF:
+            parts.append(
+                name if mode == ON else "%s:%s" % (name, "slow" if mode == SLOW else "fast")
+            )
+    return "+".join(parts) or "none"
+
+
 def _header(app, now):
-    text = "t=%d state=%s" % (now, app.state_name())
+    """The time, the app's state, the lights ("none", "left", "right:slow", "left+right": a
+    blinking light by its mode, whatever its level at `now`) and both clocks, or the menu."""
+    text = "t=%d state=%s leds=%s" % (now, app.state_name(), leds_text(app.lights))
     menu = app.open_menu()
     if menu is not None:
         return text + " menu=%s" % menu.title

@@ -10,6 +10,8 @@
 #   slack_ms     how late a real clock may be (0 for a fake one)
 #   frame_bytes  the size of a frame its display takes
 #   battery_mv   what battery_mv() must read
+#   lit()        (optional) the two lights as the world sees them, (left, right) bools; without
+#                it, the desktop's levels hal.leds.left_on and right_on
 from clock import ticks
 from hal import buttons
 from ui.dirty import Dirty
@@ -21,6 +23,7 @@ def check(rig):
     check_storage_round_trips(rig.hal.storage)
     check_display_shows_and_clears_the_windows(rig)
     check_buzzer_plays_updates_and_stops(rig.hal)
+    check_leds_show_what_was_set(rig)
     assert rig.hal.battery_mv() == rig.battery_mv, (rig.hal.battery_mv(), rig.battery_mv)
     check_edges_pushed_come_back_in_order(rig.hal)
     check_wait_returns_by_the_deadline(rig)
@@ -37,6 +40,7 @@ def check_interface(hal):
     for name in ("push", "pop", "pending"):
         assert callable(getattr(hal.edges, name)), name
     assert callable(hal.display.show)
+    assert callable(hal.leds.set)
     for name in ("play", "update", "stop"):
         assert callable(getattr(hal.buzzer, name)), name
     for name in ("read", "write", "remove"):
@@ -80,6 +84,17 @@ def check_buzzer_plays_updates_and_stops(hal):
     hal.buzzer.update(ticks.add(now, 60))
     hal.buzzer.play(1000, 500, now)
     hal.buzzer.stop()
+
+
+def check_leds_show_what_was_set(rig):
+    leds = rig.hal.leds
+    lit = getattr(rig, "lit", None)
+    if lit is None:
+        lit = lambda: (leds.left_on, leds.right_on)  # noqa: E731
+    assert lit() == (False, False)  # dark from the start
+    for left, right in ((True, False), (True, False), (False, True), (True, True), (False, False)):
+        leds.set(left, right)
+        assert lit() == (left, right), (left, right, lit())
 
 
 def taken(hal):

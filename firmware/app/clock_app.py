@@ -3,6 +3,7 @@ from micropython import const
 
 from app import gestures as act
 from app import saved
+from app.lights import Lights
 from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
@@ -104,6 +105,7 @@ class ClockApp:
         self.sounds.muted = self.settings.muted
         self.status = Status()
         self.status.muted = self.settings.muted
+        self.lights = self.status.lights = Lights(hal.leds, now)
         self.left = View()
         self.right = View()
         self.menu = None  # the open menu of a menu state (_open puts it in)
@@ -526,7 +528,8 @@ class ClockApp:
         self.status.battery_percent = self._gauge.percent(millivolts)
 
     def render(self, now):
-        """Build the frame; write it to the display only when it changed."""
+        """Set the lights; build the frame and write it to the display only when it changed."""
+        self.lights.follow(self, now)
         if self._in_menu():
             menu = self.menu
             changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
@@ -581,6 +584,7 @@ class ClockApp:
             wait = _sooner(wait, _until_shown_change(left))
             wait = _sooner(wait, _until_shown_change(right))
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
+            wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
@@ -588,6 +592,7 @@ class ClockApp:
             wait = _sooner(wait, ticks.diff(self._question_until, now))
         if state >= _FIRST_MENU:
             wait = _sooner(wait, self.screen.menu_wait(now))
+        wait = _sooner(wait, self.lights.until_edge(now))
         due = self.gestures.due()
         if due is not None:
             wait = _sooner(wait, ticks.diff(due, now))

@@ -3,7 +3,8 @@
 # Layout, page-aligned so that a change touches as few SSD1306 pages as possible:
 #   page 0      counters per side: "#23 S2  P3"
 #   pages 1-4   the time in 7-segment digits, 32 px high; a flagged side is dark on a lit block
-#   page 5      the bar under the running side
+#   page 5      the mark: a band the width of the half under the running side's time (filled),
+#               or, in a pause, under the side on move's (outlined: status.lights blinks SLOW)
 #   page 6      what else runs per side: "1ST FLAG", "T/O", "ST 0:30", "D 4.2", "R 4:32", "+0:30"
 #   page 7      status line: MUTE, the message ("PAUSE", "HALT", "OVER"), the battery
 # clock() builds the texts into small slot buffers (not at all for a side whose View.fixed
@@ -14,6 +15,7 @@ from array import array
 
 from micropython import const
 
+from app.lights import SLOW
 from clock import display
 from ui import canvas
 from ui.dirty import Dirty
@@ -27,8 +29,9 @@ _LINE = const(_LINE_BITS + 1)
 _PAUSED = const(1)
 _LOW = const(2)
 _MUTED = const(4)
-_RUN = const(1)  # per-side bits
-_FLAG = const(2)
+_FLAG = const(2)  # per-side bits
+_FILLED = const(1)  # per-side marks
+_OUTLINED = const(2)
 _TIME_BUILT = const(1)  # what _side built afresh
 _TOP_BUILT = const(2)
 _AUX_BUILT = const(4)
@@ -39,8 +42,7 @@ _TOP_Y = const(0)
 _DIGITS_Y = const(8)
 _DIGITS_H = const(32)
 _BAR_Y = const(41)
-_BAR_H = const(4)
-_BAR_W = const(24)
+_BAR_H = const(6)
 _AUX_Y = const(48)
 _LINE_Y = const(56)
 _TEXT_DY = const(1)  # status text sits one row down its page, under a lit ground when inverted
@@ -50,6 +52,14 @@ _SPACES = b"          "  # _SLOT spaces
 _ZEROS = bytes(_SLOT)
 _NO_LINE = bytes(_LINE)
 _NEVER = (-2,) * 9  # no view has these: the first build always runs
+
+
+def _mark(view, on_move):
+    """The band under a side: filled while its clock runs, outlined for the side on move in a
+    pause (`on_move`: its light blinks slowly), else none."""
+    if view.running:
+        return _FILLED
+    return _OUTLINED if on_move else 0
 
 
 def _digits(n):
@@ -114,6 +124,8 @@ class OledScreen:
         self._shown_auxes = (bytearray(_SLOT), bytearray(_SLOT))
         self._bits = bytearray(2)
         self._shown_bits = bytearray(2)
+        self._marks = bytearray(2)
+        self._shown_marks = bytearray(2)
         # per side, what the counters and the aux line were last built from
         self._inputs = (array("i", _NEVER), array("i", _NEVER))
         self._line = bytearray(_LINE)
@@ -143,6 +155,10 @@ class OledScreen:
         first = status.first_flag_side
         built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
         built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        lights = status.lights
+        marks = self._marks
+        marks[0] = _mark(left, lights is not None and lights.left == SLOW)
+        marks[1] = _mark(right, lights is not None and lights.right == SLOW)
         self._status(status)
         if not self._valid:
             self._draw_all()
@@ -150,6 +166,13 @@ class OledScreen:
         changed = built_left >= 0 and self._update_side(0, built_left)
         if built_right >= 0 and self._update_side(1, built_right):
             changed = True
+        shown = self._shown_marks
+        for s in range(2):
+            if marks[s] != shown[s]:
+                shown[s] = marks[s]
+                x = self._draw_mark(s)
+                self.dirty.add(x, x + _HALF_W - 1, _BAR_Y, _BAR_Y + _BAR_H - 1)
+                changed = True
         if self._line != self._shown_line:
             self._shown_line[:] = self._line
             self._draw_line()
@@ -177,11 +200,7 @@ class OledScreen:
             time[:] = _ZEROS
             self._time_lens[s] = display.render(key, time)
             built = _TIME_BUILT
-        bits = 0
-        if view.running:
-            bits = _RUN
-        if view.flagged:
-            bits |= _FLAG
+        bits = _FLAG if view.flagged else 0
         self._bits[s] = bits
         # The counters and the aux line are rebuilt only when what they show changed.
         seen = self._inputs[s]
@@ -350,8 +369,8 @@ class OledScreen:
             self._draw_time(s, x)
             self.canvas.text(x + 1, _TOP_Y, self._tops[s], 0, _SLOT)
             self.canvas.text(x + 1, _AUX_Y, self._auxes[s], 0, _SLOT)
-            if self._bits[s] & _RUN:
-                fill_rect(x + (_HALF_W - _BAR_W) // 2, _BAR_Y, _BAR_W, _BAR_H, 1)
+            self._shown_marks[s] = self._marks[s]
+            self._draw_mark(s)
         for y in range(0, _DIVIDER_END, 2):
             fill_rect(63, y, 2, 1, 1)
         self._shown_line[:] = self._line
@@ -387,12 +406,17 @@ class OledScreen:
         ):
             changed = True
         self._shown_bits[s] = bits
-        if (bits ^ was) & _RUN:
-            bar_x = x + (_HALF_W - _BAR_W) // 2
-            self.canvas.fill_rect(bar_x, _BAR_Y, _BAR_W, _BAR_H, bits & _RUN)
-            dirty.add(bar_x, bar_x + _BAR_W - 1, _BAR_Y, _BAR_Y + _BAR_H - 1)
-            changed = True
         return changed
+
+    def _draw_mark(self, s):
+        """Draw side `s`'s band under its time (filled, outlined or dark); its x."""
+        x = _RIGHT_X if s else 0
+        mark = self._marks[s]
+        fill_rect = self.canvas.fill_rect
+        fill_rect(x, _BAR_Y, _HALF_W, _BAR_H, 1 if mark else 0)
+        if mark == _OUTLINED:
+            fill_rect(x + 1, _BAR_Y + 1, _HALF_W - 2, _BAR_H - 2, 0)
+        return x
 
     def _update_text(self, x, y, text, shown):
         """Redraw the characters of `text` that differ from `shown` (then made the same);
@@ -527,6 +551,10 @@ class OledScreen:
             c.text(1, y, lines[i], 0, -1, on)
         self.dirty.all()
         return True
+
+    def until_blink(self, view):
+        """-1: nothing on the clock screen blinks (SegScreen's running colon does)."""
+        return -1
 
     def menu_wait(self, now):
         """-1: a menu screen never changes by itself (SegScreen's scrolls)."""

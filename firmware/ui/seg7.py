@@ -18,9 +18,12 @@
 #            the last digit dark (a time with a dark last digit is always seconds and tenths);
 #            " 9:9 " below 10 s. The point module right-aligns " 15.3" with its point.
 #   "FLAG"   a side that flagged first (or alone); "FLG2" a side that flagged after the other.
-#   paused   both modules dim (brightness DIM, else BRIGHT); the digits and the colon stay. The
-#            pause costs a display-control byte per module as it starts and as it ends, nothing
-#            in between: no blink to wake for.
+#   running  the running side's mark (colon, or points) blinks while it shows H:MM, lit the first
+#            half of each second shown: something changes every second. The waiting side's
+#            stays lit; MM:SS and tenths change every second anyway.
+#   paused   both modules dim (brightness DIM, else BRIGHT); the side on move's mark blinks with
+#            its light (status.lights: 500 ms lit, 500 ms dark), the other's stays lit. The
+#            lights' edges wake the loop, so the blink costs no wake of its own.
 #   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
@@ -36,6 +39,7 @@
 # Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
 from micropython import const
 
+from app.lights import SLOW
 from clock import display, ticks
 from ui import font
 from ui.status import INFO_BATTERY
@@ -49,6 +53,9 @@ _LEVEL = const(8)  # the frame's brightness byte
 _UNKNOWN = const(-3)  # no side key: the side is built at the next clock()
 _MARK = const(0x80)
 _MARK_AT = const(1)  # the colon module's colon: bit 7 of the second digit
+_DIGITS_BITS = const(0x7F)
+_HOUR = const(3600000)  # from here a side shows H:MM
+_HALF_S = const(500)
 _FLAG_FIRST = b"FLAG"
 _FLAG_LATER = b"FLG2"
 _LETTER_P = const(0x73)
@@ -88,6 +95,22 @@ def encode(text, out, at, count=-1):
     return at
 
 
+def _mark_lit(view):
+    """Whether the mark of a side not on move in a pause shows: on a running H:MM it blinks, lit
+    the first half of each second shown."""
+    ms = view.time_ms
+    if not view.running or ms < _HOUR:
+        return True
+    if view.counting_up:
+        return ms % 1000 < _HALF_S
+    return ms % 1000 >= _HALF_S
+
+
+def _unmark(out, at):
+    for i in range(at, at + DIGITS):
+        out[i] &= _DIGITS_BITS
+
+
 class SegScreen:
     def __init__(self, frame=None, points=False):
         """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
@@ -121,11 +144,32 @@ class SegScreen:
             self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
             self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
             out[:] = self._sides
+            lights = status.lights
+            if lights is not None and lights.left == SLOW:
+                if not lights.left_lit:
+                    _unmark(out, 0)
+            elif not _mark_lit(left):
+                _unmark(out, 0)
+            if lights is not None and lights.right == SLOW:
+                if not lights.right_lit:
+                    _unmark(out, DIGITS)
+            elif not _mark_lit(right):
+                _unmark(out, DIGITS)
             if status.battery_low:
                 self._low(out, 0, left.flagged)
                 self._low(out, DIGITS, right.flagged)
         out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
+
+    def until_blink(self, view):
+        """Milliseconds until the mark of running View `view` blinks (H:MM shown), or -1."""
+        ms = view.time_ms
+        if not view.running or view.flagged or ms < _HOUR:
+            return -1
+        into = ms % 1000
+        if view.counting_up:
+            return _HALF_S - into if into < _HALF_S else 1000 - into
+        return into - _HALF_S + 1 if into >= _HALF_S else into + 1
 
     def _side(self, s, view, first):
         """Build side `s` into _sides, unless it already shows what `view` does."""

@@ -16,4 +16,5 @@ class Status:
         self.battery_percent = -1  # -1 unknown, else 0..100
         self.muted = False
         self.over = False  # the game is over
+        self.lights = None  # None, or the app's Lights: each side's light mode and level
         self.message = ""  # short text ("HALT", "ABORT", "END"); str or bytes, set on change

@@ -9,6 +9,7 @@ from hal.events import EdgeRing
 from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer, Silent
+from hal.rp2040.leds import from_board as leds_from_board
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
@@ -52,6 +53,7 @@ class Rp2040Hal:
             self.buzzer = Silent()
         else:
             self.buzzer = Buzzer(machine.PWM(Pin(board.BUZZER)))
+        self.leds = leds_from_board(machine, board)
         self.battery = None  # a Battery (millivolts()) where the board senses VSYS
         if board.BATTERY_ADC is not None:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
@@ -86,7 +88,8 @@ class Rp2040Hal:
             self._watchdog.feed()
 
     def deinit(self):
-        """Interrupts and tone off (tests; a soft reboot). The watchdog keeps running."""
+        """Interrupts, tone and lights off (tests; a soft reboot). The watchdog keeps running."""
         for button in self.buttons:
             button.disable()
         self.buzzer.deinit()
+        self.leds.set(False, False)

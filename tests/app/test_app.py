@@ -377,7 +377,7 @@ def test_set_while_running_shows_the_counters_on_the_modules_for_three_seconds()
     assert clock.state() == "arbiter"
 
 
-def test_a_paused_clock_dims_the_modules_and_writes_nothing_more():
+def test_a_paused_clock_dims_the_modules_and_blinks_only_the_colon_on_move():
     from ui.seg7 import BRIGHT, DIM
 
     clock = _seg_clock(preset="Blitz 5+3")
@@ -391,8 +391,27 @@ def test_a_paused_clock_dims_the_modules_and_writes_nothing_more():
     assert clock.state() == "paused" and paused[:8] == running[:8]  # the colon stays: 05:03
     assert paused[8] == DIM and clock.hal.display.stamp == 5000
     writes = clock.hal.display.writes
+    clock.run_until(64600)  # the left side on move: its colon dark for 500 ms of each second
+    assert clock.hal.display.frame[:8] == paused[:1] + bytes([paused[1] & 0x7F]) + paused[2:8]
     clock.run_until(65000)
-    assert clock.hal.display.writes == writes  # a minute's pause: nothing to draw
+    assert clock.hal.display.writes == writes + 120  # a minute's pause: the colon alone
+    assert clock.hal.display.frame == paused and clock.hal.display.stamp == 65000
     clock.press(b.PLAY, 65100)
     clock.run_until(65100)
     assert clock.hal.display.frame[8] == BRIGHT and clock.hal.display.stamp == 65100
+
+
+def test_a_running_clock_over_an_hour_blinks_its_colon_on_the_modules_twice_a_second():
+    clock = _seg_clock(preset="FIDE classical")
+    clock.press(b.RIGHT, 1000)  # the left clock runs, above an hour
+    clock.run_until(1100)
+    assert clock.app.views(1100)[0].time_ms > 3600000
+    display = clock.hal.display
+    seen = []
+    for stamp in range(1100, 4100, 100):
+        clock.run_until(stamp)
+        seen.append((display.frame[1] & 0x80, display.frame[5] & 0x80))
+    # 1:30:30 at 1000: lit the first half of each second shown, 1001 to 1500, 2001 to 2500...
+    assert [left for left, _ in seen] == ([0x80] * 5 + [0] * 5) * 3
+    assert all(right for _, right in seen)  # the waiting side's colon stays lit
+    assert clock.app.next_wake(4000) == 4001  # the next half second: 1:30:57.000 -> .999

@@ -109,3 +109,20 @@ def test_passes_that_wake_early_allocate_nothing():
     locked_steps(clock, 50)
     clock.hal.horizon = None
     locked_steps(clock, 50)  # and the passes that are due again
+
+
+def test_paused_and_flagged_passes_blinking_the_lights_allocate_nothing():
+    clock = Clock(preset="Bullet 1+0")
+    clock.press(b.RIGHT, 2000)
+    clock.press(b.PLAY, 3000)
+    clock.run_until(3100)
+    before = clock.hal.leds.writes
+    assert locked_steps(clock, 6) == 0  # the outlined band stays; the light blinks
+    assert clock.hal.leds.writes == before + 6 and clock.hal.now == 6000
+    clock.press(b.PLAY, 6000)
+    clock.run_until(66100)
+    flag = clock.app.game.end_stamp()
+    assert flag == 65001 and clock.app.lights.left == 3  # FAST, blinking from the flag
+    before = clock.hal.leds.writes
+    locked_steps(clock, 8)  # 66126 (flag + 9 x 125 ms) to 67001
+    assert clock.hal.leds.writes == before + 8 and clock.hal.now == flag + 16 * 125

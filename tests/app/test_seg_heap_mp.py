@@ -1,5 +1,5 @@
-# Under the MicroPython unix port: the 7-segment board's own passes (a pause dimming the modules,
-# the counters shown while a clock runs) allocate nothing.
+# Under the MicroPython unix port: the 7-segment board's own passes (a pause dimming the modules
+# and blinking a colon, the counters shown or a colon blinking while a clock runs) allocate nothing.
 import micropython
 
 from hal import buttons as b
@@ -35,8 +35,9 @@ def test_a_paused_clock_allocates_nothing():
     clock.press(b.PLAY, 3000)
     clock.run_until(3100)
     assert clock.state() == "paused"
-    assert locked_steps(clock, 20) == 0  # dimmed as it paused: nothing more to draw
-    assert clock.hal.now >= 3100 + 19 * 1000
+    # woken by each blink of the light on move, whose colon blinks with it
+    assert locked_steps(clock, 20) == 20
+    assert clock.hal.now == 3000 + 20 * 500
 
 
 def test_running_with_the_counters_shown_allocates_nothing():
@@ -46,5 +47,14 @@ def test_running_with_the_counters_shown_allocates_nothing():
     clock.run_until(3100)
     assert clock.app.status.info
     clock.app.gestures.play_at_once = True
-    assert locked_steps(clock, 6) > 0  # to 7 s, before the game's 10 s save
+    assert locked_steps(clock, 8) > 0  # each half second to 6.5 s, before the 10 s save
     assert not clock.app.status.info  # and their end
+
+
+def test_running_above_an_hour_with_the_colon_blinking_allocates_nothing():
+    clock = Clock(screen=SegScreen(), preset="FIDE classical")
+    clock.press(b.RIGHT, 2000)
+    clock.run_until(2100)
+    clock.app.gestures.play_at_once = True
+    assert locked_steps(clock, 12) == 12  # each half second, to 8 s: before the 10 s save
+    assert clock.hal.now == 8001  # 1:30:30 at 2000: 2001 lit, 2501 dark...

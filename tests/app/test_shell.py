@@ -113,11 +113,12 @@ def test_a_preset_is_stored_with_the_prefix_of_the_notation_that_read_it():
     assert app.presets.items[quick].setup().first.stages[0].duration_ms == 5 * 60000
 
 
-def test_a_paused_clock_sleeps_its_longest_on_either_screen():
+def test_a_paused_clock_sleeps_till_the_light_on_move_blinks_on_either_screen():
     from ui.seg7 import SegScreen
 
-    # The OLED says PAUSE, the modules dim: nothing moves, the loop sleeps its longest (1 s).
-    for screen, wake in ((None, 3100), (SegScreen(), 3100)):
+    # The OLED says PAUSE, the modules dim: only the light of the side on move changes, 500 ms
+    # after the pause at 2000 (its blink is phased from there).
+    for screen, wake in ((None, 2500), (SegScreen(), 2500)):
         clock = Clock(screen=screen, preset="Blitz 5+3")
         clock.press(b.RIGHT, 1000)
         clock.press(b.PLAY, 2000)

@@ -82,6 +82,7 @@ class _Line:
         self.irq_pin = None
         self.listeners = []  # device models: listener(line) after each level change
         self.contention = 0  # times the outside drove against our output
+        self.writes = 0  # Pin.value(level) calls: what a driver sent, changed or not
         self.level = 0
         self.settle()
 
@@ -150,6 +151,7 @@ class Pin:
         target = self._line
         if level is None:
             return target.level
+        target.writes += 1
         target.latch = 1 if level else 0  # on an input this sets the latch only, as on rp2
         target.settle()
 

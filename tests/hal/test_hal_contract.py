@@ -51,6 +51,10 @@ class Rp2040Rig:
             m, board, clock.ticks_ms, clock.sleep_us, False, fs, fs.open, select=self.select, io=io
         )
 
+    def lit(self):
+        leds = self.board.LEDS
+        return (m.line(leds[0]).level == 1, m.line(leds[1]).level == 1)
+
     def press(self, button, at):
         pin = m.Pin(self.board.BUTTONS[button])
         self.select.at(at, lambda: pin.drive(0))

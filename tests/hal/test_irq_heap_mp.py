@@ -14,6 +14,7 @@ from hal.events import EdgeRing
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer
 from hal.rp2040.hal import Rp2040Hal
+from hal.rp2040.leds import Leds
 from hal.rp2040.ssd1306 import Ssd1306
 from ui.dirty import Dirty
 from hal.rp2040.tm1637 import Tm1637, TwoModules
@@ -162,3 +163,17 @@ def test_two_modules_show_allocates_nothing():
         micropython.heap_unlock()
     assert (first, again, one) == (2, 0, 1)
     assert chips[1].grids[1] == 0x3F
+
+
+def test_switching_the_lights_allocates_nothing():
+    m.reset()
+    leds = Leds(m.Pin(20, m.Pin.OUT, value=0), m.Pin(21, m.Pin.OUT, value=0))
+    micropython.heap_lock()
+    try:
+        leds.set(True, False)
+        leds.set(True, False)
+        leds.set(False, True)
+        leds.set(False, False)
+    finally:
+        micropython.heap_unlock()
+    assert (m.line(20).writes, m.line(21).writes) == (3, 3)

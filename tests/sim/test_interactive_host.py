@@ -231,9 +231,20 @@ def test_a_short_game_starts_pauses_flags_and_quits():
     assert running != ready
     bar = running[21]  # the running bar under the right clock, rows 42-43 of the OLED
     assert "\u2588" * 24 in bar[64:] and "\u2588" not in bar[:62]
+    lit = "(\u25cf)"
+
+    def lights(left, right):
+        def found(lines):
+            edges = [line for line in lines[1:] if line.startswith("+-")]
+            return edges and (lit in edges[0][:66]) == left and (lit in edges[0][66:]) == right
+
+        return found
+
+    assert sim.wait_for(lights(False, True))  # the right light, in the box's bottom edge
     sim.child.send(" ")
     paused = sim.status(lambda status: status.state == "paused")
     assert sim.box() != running
+    assert sim.wait_for(lights(False, True)) and sim.wait_for(lights(False, False))  # blinks
     sim.released()  # a key again while its button is down is a held key (key repeat)
     sim.child.send(" ")
     sim.status(lambda status: status.state == "running")
@@ -320,9 +331,10 @@ def drawn(rows, cols, board="pico_oled", actions=(), where=LONG_STORAGE, folder=
     return grid.lines(), hal.display.frame
 
 
-def _braille_box(frame):
+def _braille_box(frame, left_on=False, right_on=False):
     picture = frames.oled_braille(frame).split("\n")
-    return ["+" + "-" * 64 + "+"] + ["|%s|" % line for line in picture] + ["+" + "-" * 64 + "+"]
+    edge = interactive.lights_edge(64, left_on, right_on)
+    return ["+" + "-" * 64 + "+"] + ["|%s|" % line for line in picture] + [edge]
 
 
 def test_an_80_x_24_terminal_has_the_oled_in_braille_the_status_and_the_keys(tmp_path):
@@ -338,7 +350,7 @@ def test_an_80_x_24_terminal_has_the_oled_in_braille_the_status_and_the_keys(tmp
 
 def test_the_seven_segment_board_fits_80_x_24_with_its_keys_table(tmp_path):
     lines, _ = drawn(24, 80, "pico_tm1637", folder=tmp_path)
-    assert lines[0] == "+" + "-" * 56 + "+" and lines[6] == lines[0]
+    assert lines[0] == "+" + "-" * 56 + "+" and lines[6] == interactive.lights_edge(56, 0, 0)
     assert lines[8].startswith("board: pico_tm1637 (tm1637)   storage: /home/someone/.local/")
     assert len(lines[8]) == 80  # the storage cut at the edge
     assert lines[10] == "state: ready  left 05:00  right 05:00"
@@ -346,14 +358,37 @@ def test_the_seven_segment_board_fits_80_x_24_with_its_keys_table(tmp_path):
 
 
 def test_a_big_terminal_keeps_the_oled_pixel_for_pixel(tmp_path):
+    dark = interactive.lights_edge(128, False, False)
     lines, _ = drawn(45, 140, folder=tmp_path)
-    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == lines[0]
+    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == dark
     assert lines[35].startswith("board: pico_oled") and lines[39] == ""
     assert lines[40].startswith("a or Left   left lever")
     lines, _ = drawn(40, 130, folder=tmp_path)  # no room for the table: the short key lines
-    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == lines[0]
+    assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == dark
     assert lines[36] == "state: ready  left 05:00  right 05:00"
     assert lines[39].endswith("m mute   q quit")
+
+
+def test_the_lights_sit_in_the_box_s_bottom_edge_under_each_half():
+    edge = interactive.lights_edge
+    assert edge(64, True, False) == "+" + "-" * 15 + "(\u25cf)" + "-" * 29 + "( )" + "-" * 14 + "+"
+    assert edge(128, False, True, unicode=False) == (
+        "+" + "-" * 31 + "( )" + "-" * 61 + "(*)" + "-" * 30 + "+"
+    )
+
+
+@pytest.mark.parametrize(
+    "board, rows, cols, bottom",
+    [("pico_oled", 24, 80, 17), ("pico_oled", 45, 140, 33), ("pico_tm1637", 24, 80, 6)],
+)
+def test_every_layout_shows_the_running_side_s_light(tmp_path, board, rows, cols, bottom):
+    # The left lever starts the right clock: the right light is lit, the left dark.
+    lines, _ = drawn(rows, cols, board, actions=[gestures.LEVER_LEFT], folder=tmp_path)
+    assert _search(r"^state: running", lines)
+    width = len(lines[0]) - 2
+    assert lines[bottom] == interactive.lights_edge(width, False, True)
+    lines, _ = drawn(rows, cols, board, actions=[gestures.LEVER_RIGHT], folder=tmp_path)
+    assert lines[bottom] == interactive.lights_edge(width, True, False)
 
 
 @pytest.mark.parametrize("rows, cols", [(24, 80), (32, 80), (24, 66), (45, 140)])
@@ -364,7 +399,8 @@ def test_a_menu_never_blanks_the_display(tmp_path, rows, cols):
     if cols < 130:
         assert [line.ljust(66) for line in lines[:18]] == _braille_box(frame)
     else:
-        assert lines[:34] == sim_boards.boxed(frames.oled_text(frame).split("\n"))
+        boxed = sim_boards.boxed(frames.oled_text(frame).split("\n"))
+        assert lines[:34] == boxed[:-1] + [interactive.lights_edge(128, False, False)]
     state = _search(r"^state: menu  Presets: (.*)$", lines).group(1)
     assert state.endswith("[Factory presets]") and len(state) <= cols - 21
 

@@ -45,18 +45,18 @@ def test_a_short_game_headers_tones_and_the_flag_on_the_oled():
     lines = run(GAME)
     assert lines[0] == "board pico_oled, preset Command line: 3 s"
     assert [line for line in lines if line.startswith(("t=", "tone"))] == [
-        "t=1500 state=running left=3.0 right=2.5",
-        "t=3000 state=paused left=2.4 right=2.0",
+        "t=1500 state=running leds=right left=3.0 right=2.5",
+        "t=3000 state=paused leds=left:slow left=2.4 right=2.0",
         "tone t=4400 2400 Hz 60 ms",  # left passes 2 s left: 4000 + 400
         "tone t=5400 2400 Hz 60 ms",  # and 1 s left
         "tone t=6401 1200 Hz 1500 ms",  # the flag
-        "t=6500 state=over left=0.0(flag) right=2.0",
+        "t=6500 state=over leds=left:fast left=0.0(flag) right=2.0",
     ]
     shown = blocks(lines)
     assert all(len(frame) == 32 for frame in shown.values())  # 64 pixel rows, two a line
-    running = shown["t=1500 state=running left=3.0 right=2.5"]
-    assert FULL * 24 in running[21][64:] and FULL not in running[21][:62]  # right's bar
-    over = shown["t=6500 state=over left=0.0(flag) right=2.0"]
+    running = shown["t=1500 state=running leds=right left=3.0 right=2.5"]
+    assert running[21][66:128] == FULL * 62 and FULL not in running[21][:62]  # right's band
+    over = shown["t=6500 state=over leds=left:fast left=0.0(flag) right=2.0"]
     left_digits = "".join(line[:62].ljust(62) for line in over[5:20])
     right_digits = "".join(line[66:128].ljust(62) for line in over[5:20])
     assert left_digits.count(FULL) > len(left_digits) // 2  # the flagged side inverted
@@ -70,7 +70,7 @@ def test_the_seven_segment_board_shows_flag_on_the_left_module():
     seg7.encode(b"FLAG", frame, 0)
     seg7.encode(b"2:0", frame, 5)  # " 2:0 ": seconds, the colon, the tenths, a dark digit
     picture = frames.seg_text(bytes(frame)).split("\n")
-    over = blocks(lines)["t=6500 state=over left=0.0(flag) right=2.0"]
+    over = blocks(lines)["t=6500 state=over leds=left:fast left=0.0(flag) right=2.0"]
     assert [line.rstrip() for line in over] == [line.rstrip() for line in picture]
     assert lines[-1] == "+" + "-" * len(over[0]) + "+"
 
@@ -78,9 +78,9 @@ def test_the_seven_segment_board_shows_flag_on_the_left_module():
 def test_long_presses_and_menus_on_the_minimal_board():
     lines = run("at 0 press play hold 1200\nshow 1500\n", "pico_minimal")
     assert lines[0] == "board pico_minimal, preset Blitz 5+3: 5 min + 3 s/move"
-    assert lines[1] == "t=1500 state=menu menu=Presets"
+    assert lines[1] == "t=1500 state=menu leds=none menu=Presets"
     lines = run("preset G/5\nat 100 press right\nshow 60100", "pico_minimal")
-    assert lines[1] == "t=60100 state=running left=04:00 right=05:00"
+    assert lines[1] == "t=60100 state=running leds=left left=04:00 right=05:00"
     assert not [line for line in lines if line.startswith("tone")]  # no buzzer on this board
 
 
@@ -88,7 +88,37 @@ def test_the_command_line_preset_wins_over_the_scripts():
     lines = run("preset G/5\nshow 0\n", spec=boards.preset_spec("G/4/2"))
     assert lines[:2] == [
         "board pico_oled, preset Command line: 4 min + 2 s/move",
-        "t=0 state=ready left=04:00 right=04:00",
+        "t=0 state=ready leds=none left=04:00 right=04:00",
+    ]
+
+
+def test_the_lights_as_the_header_names_them():
+    from app.lights import FAST, OFF, ON, SLOW
+
+    class Lights:
+        pass
+
+    light = Lights()
+    for left, right, text in (
+        (OFF, OFF, "none"),
+        (ON, OFF, "left"),
+        (OFF, ON, "right"),
+        (ON, ON, "left+right"),
+        (OFF, SLOW, "right:slow"),
+        (FAST, OFF, "left:fast"),
+    ):
+        light.left = left
+        light.right = right
+        assert script.leds_text(light) == text, (left, right)
+
+
+def test_the_lights_in_the_header_name_each_blinking_one_by_its_mode_at_any_instant():
+    # A pause blinks the light on move (500 ms lit, 500 ms dark): the header says so at either.
+    text = "preset G/5\nat 100 press right\nat 900 press play\nshow 1000\nshow 1500\n"
+    headers = [line for line in run(text) if line.startswith("t=")]
+    assert headers == [
+        "t=1000 state=paused leds=left:slow left=04:59 right=05:00",
+        "t=1500 state=paused leds=left:slow left=04:59 right=05:00",
     ]
 
 
@@ -130,7 +160,7 @@ def test_the_command_line(tmp_path):
     done = cli(str(path), "--board", "pico_tm1637")
     assert done.returncode == 0 and done.stdout.splitlines() == run(GAME, "pico_tm1637")
     done = cli("-", "--preset", "G/1", stdin="show 0\n")
-    assert done.stdout.splitlines()[1] == "t=0 state=ready left=01:00 right=01:00"
+    assert done.stdout.splitlines()[1] == "t=0 state=ready leds=none left=01:00 right=01:00"
     done = cli(str(path), "--board", "pico_minimal")
     assert done.returncode == 0
     done = cli("-", stdin="at 0 press nothing\n")

@@ -15,6 +15,15 @@ from ui.oled import OledScreen  # noqa: E402
 from ui.status import Status  # noqa: E402
 
 
+class Lights:
+    """The app's lights as a screen reads them: the right side on move in a pause (SLOW)."""
+
+    left = 0
+    right = 2
+    left_lit = False
+    right_lit = True
+
+
 def frames():
     frame = bytearray(canvas.SIZE)
     c = canvas.Canvas(frame)
@@ -50,6 +59,7 @@ def frames():
         right.reserve_ms = 272000 if n == 2 else -1
         right.flagged = right.flagged_first = right_ms == 0
         status.paused = n == 2
+        status.lights = Lights() if n == 2 else None
         status.battery_percent = 87 - n
         status.battery_low = n == 4
         status.muted = n == 3

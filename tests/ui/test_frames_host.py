@@ -37,8 +37,10 @@ def test_oled_clock_picture_shows_both_times():
     screen.clock(left, right, Status())
     lines = frames.oled_text(screen.frame).split("\n")
     assert "\u2588" * 12 in lines[5][:62]  # the top bars of "05:00"
-    assert lines[21][19:43] == "\u2588" * 24  # the running bar, rows 41-44, centred
-    assert "\u2588" not in lines[21][43:]
+    # the running side's band, rows 41-46 across its half: text lines 20 to 23
+    assert lines[20][:62] == "\u2584" * 62 and lines[23][:62] == "\u2580" * 62
+    assert lines[21][:62] == lines[22][:62] == "\u2588" * 62
+    assert set(lines[21][66:] + lines[22][66:]) == {" "}  # past the dotted divider
 
 
 def test_oled_braille_is_16_lines_of_64_cells_each_pixel_its_own_dot():

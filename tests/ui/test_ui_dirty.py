@@ -60,7 +60,7 @@ def test_a_press_changes_the_bars_and_the_counter_only():
     found = windows(screen)
     pages = sorted((p0, p1) for _, _, p0, p1 in found)
     assert pages == [(0, 0), (5, 5), (5, 5)]
-    assert sum(x1 - x0 + 1 for x0, x1, _, _ in found) == 6 + 24 + 24  # "#1", two bars
+    assert sum(x1 - x0 + 1 for x0, x1, _, _ in found) == 6 + 62 + 62  # "#1", two bands
 
 
 def test_a_new_shape_redraws_the_half():

@@ -6,6 +6,11 @@ from ui.status import Status
 from uiread import find_text, lit_count, text_at
 
 
+def windows(screen):
+    dirty = screen.dirty
+    return [tuple(dirty.boxes[4 * i : 4 * i + 4]) for i in range(dirty.count)]
+
+
 def views(left_ms=300000, right_ms=300000):
     left, right = View(), View()
     left.time_ms = left_ms
@@ -126,18 +131,50 @@ def test_aux_line_reserve_delay_start_penalty():
     assert text_at(screen.frame, 1, 48, "ST 0:30") and text_at(screen.frame, 67, 48, "+1:05")
 
 
-def test_running_bar_under_the_running_side():
+def test_a_band_across_the_half_under_the_running_side():
     screen = OledScreen()
     left, right = views()
     left.running = True
     screen.clock(left, right, Status())
-    assert lit_count(screen.frame, 19, 41, 24, 4) == 24 * 4
+    assert lit_count(screen.frame, 0, 41, 62, 6) == 62 * 6  # rows 41-46, the half's width
+    assert lit_count(screen.frame, 0, 40, 62, 1) == lit_count(screen.frame, 0, 47, 62, 1) == 0
     assert lit_count(screen.frame, 66, 40, 62, 8) == 0
     left.running = False
     right.running = True
     assert screen.clock(left, right, Status())
     assert lit_count(screen.frame, 0, 40, 62, 8) == 0
-    assert lit_count(screen.frame, 85, 41, 24, 4) == 24 * 4
+    assert lit_count(screen.frame, 66, 41, 62, 6) == 62 * 6
+
+
+class PausedLights:
+    """What the app's Lights tell a screen: the modes, and the levels as last written."""
+
+    def __init__(self, left, right, lit=True):
+        self.left = left
+        self.right = right
+        self.left_lit = self.right_lit = lit
+
+
+def test_in_a_pause_the_side_on_move_has_an_outlined_band_that_stays_while_its_light_blinks():
+    from app.lights import OFF, SLOW
+
+    screen = OledScreen()
+    left, right = views()
+    status = Status()
+    status.paused = True
+    status.lights = PausedLights(OFF, SLOW)
+    screen.clock(left, right, status)
+    assert lit_count(screen.frame, 66, 41, 62, 6) == 2 * 62 + 2 * 4  # the outline alone
+    assert lit_count(screen.frame, 67, 42, 60, 4) == 0
+    assert lit_count(screen.frame, 0, 40, 62, 8) == 0
+    screen.dirty.clear()
+    status.lights.right_lit = False  # the light blinks; the band stays as it is
+    assert not screen.clock(left, right, status)
+    status.lights = PausedLights(SLOW, OFF)  # an undo: the left is on move
+    assert screen.clock(left, right, status)
+    assert lit_count(screen.frame, 0, 41, 62, 6) == 2 * 62 + 2 * 4
+    assert lit_count(screen.frame, 66, 40, 62, 8) == 0
+    assert sorted(windows(screen)) == [(0, 61, 5, 5), (66, 127, 5, 5)]
 
 
 def test_pause_changes_the_frame_and_says_so():

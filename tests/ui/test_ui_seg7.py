@@ -269,3 +269,74 @@ def test_the_board_says_which_modules_it_has():
     screen = SegScreen(points=pico_tm1637.TM1637_POINTS)
     screen.clock(*views(15300), Status())
     assert list(screen.frame)[:4] == [ONE, FIVE | COLON, THREE, 0]  # the colon module
+
+
+class Lights:
+    """What the app's Lights tell a screen: the modes, and the levels as last written."""
+
+    def __init__(self, left, right, left_lit=True, right_lit=True):
+        self.left = left
+        self.right = right
+        self.left_lit = left_lit
+        self.right_lit = right_lit
+
+
+def running_views(left_ms, right_ms=5425000, counting_up=False):
+    left, right = views(left_ms, right_ms)
+    left.running = True
+    left.counting_up = counting_up
+    return left, right
+
+
+def test_the_running_side_s_colon_blinks_on_h_mm_lit_the_first_half_of_each_second():
+    screen = SegScreen()
+    # 1:30:25 counting down: the second shown, 25, runs from .999 to .000; lit to .500
+    for ms, lit in ((5425999, True), (5425500, True), (5425499, False), (5425000, False)):
+        screen.clock(*running_views(ms), Status())
+        assert list(screen.frame[:4]) == [0, ONE | (COLON if lit else 0), THREE, ZERO], ms
+        assert screen.frame[5] == ONE | COLON  # the waiting side's stays lit
+    for ms, lit in ((3600000, True), (3600499, True), (3600500, False), (3600999, False)):
+        screen.clock(*running_views(ms, counting_up=True), Status())  # counting up: .000 on
+        assert bool(screen.frame[1] & COLON) == lit, ms
+    for ms in (300000, 300300, 300700, 19950):  # MM:SS and tenths: steady, their digits move
+        screen.clock(*running_views(ms), Status())
+        assert screen.frame[1] & COLON, ms
+
+
+def test_a_running_h_mm_changes_the_frame_twice_a_second_and_says_when():
+    screen = SegScreen()
+    changes = []
+    ms = 5427000
+    while ms > 5425000:
+        left, right = running_views(ms)
+        if screen.clock(left, right, Status()):
+            changes.append(ms)
+        wait = screen.until_blink(left)
+        assert 0 < wait <= 500, (ms, wait)
+        ms -= wait
+    assert changes == [5427000, 5426999, 5426499, 5425999, 5425499]
+    assert screen.until_blink(views(5425700)[0]) == -1  # waiting
+    assert screen.until_blink(running_views(300700)[0]) == -1  # MM:SS
+    left, right = running_views(3600200, counting_up=True)
+    assert screen.until_blink(left) == 300
+    left.time_ms = 3600700
+    assert screen.until_blink(left) == 300
+
+
+def test_in_a_pause_the_side_on_move_s_colon_blinks_with_its_light():
+    from app.lights import OFF, SLOW
+
+    status = Status()
+    status.paused = True
+    for points in (False, True):
+        screen = SegScreen(points=points)
+        status.lights = Lights(OFF, SLOW, right_lit=False)
+        screen.clock(*views(300000, 5425000), status)
+        assert screen.frame[1] & COLON and not any(b & COLON for b in screen.frame[4:8])
+        status.lights.right_lit = True
+        assert screen.clock(*views(300000, 5425000), status)
+        assert screen.frame[1] & COLON and screen.frame[5] & COLON
+        status.lights = Lights(SLOW, OFF, left_lit=False)
+        screen.clock(*views(300000, 5425000), status)
+        assert not any(b & COLON for b in screen.frame[:4]) and screen.frame[5] & COLON
+        assert screen.frame[8] == DIM

@@ -1,0 +1,78 @@
+# The running-side lights: each side's light mode from the app's state, and its level at any stamp.
+#
+# Running (an interim flag too): the running side ON, the other OFF. Paused, in the arbiter's
+# menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
+# that flagged first FAST. Ready, the preset menus, an end by the arbiter or a limit: both OFF.
+# A blink starts lit at the stamp its mode began, so the level at any `now` is known without
+# keeping time, and so is the next edge.
+from micropython import const
+
+from clock import ticks
+from clock.game import OVER, PAUSED, RUNNING, TIME
+
+OFF = const(0)
+ON = const(1)
+SLOW = const(2)  # 500 ms lit, 500 ms dark
+FAST = const(3)  # 125 ms lit, 125 ms dark
+_SLOW_MS = const(500)
+_FAST_MS = const(125)
+
+
+def level(mode, since, now):
+    """Whether a light in `mode`, since stamp `since`, is lit at `now`."""
+    if mode < SLOW:
+        return mode == ON
+    return ticks.diff(now, since) // (_SLOW_MS if mode == SLOW else _FAST_MS) % 2 == 0
+
+
+def until_edge(mode, since, now):
+    """Milliseconds from `now` until a light in `mode` since `since` turns on or off; -1:
+    never (steady)."""
+    if mode < SLOW:
+        return -1
+    half = _SLOW_MS if mode == SLOW else _FAST_MS
+    return half - ticks.diff(now, since) % half
+
+
+class Lights:
+    """The app's two lights on `leds` (hal.leds). follow() takes the modes from the app and
+    writes the levels; `left` and `right` are the modes, `since` when they began, `left_lit`
+    and `right_lit` the levels written. Allocates nothing after construction."""
+
+    def __init__(self, leds, now=0):
+        self.leds = leds
+        self.left = self.right = OFF
+        self.since = now
+        self.left_lit = self.right_lit = False
+
+    def follow(self, app, now):
+        """Bring the modes up to the app's state and the levels up to `now`: from its game's
+        state, whatever menu or question is open over it, but the menus over a game that is
+        not running or paused, which leave both dark."""
+        game = app.game
+        state = game.state()
+        left_player = app.left_player
+        side = 0 if game.turn() == left_player else 1
+        mode = OFF
+        if state == RUNNING:
+            mode = ON
+        elif state == PAUSED:
+            mode = SLOW
+        elif state == OVER and app.open_menu() is None and game.reason() == TIME:
+            mode = FAST
+            side = 0 if game.first_flag() == left_player else 1
+        left = mode if side == 0 else OFF
+        right = mode if side == 1 else OFF
+        if left != self.left or right != self.right:
+            self.left = left
+            self.right = right
+            self.since = now
+        self.left_lit = level(left, self.since, now)
+        self.right_lit = level(right, self.since, now)
+        self.leds.set(self.left_lit, self.right_lit)
+
+    def until_edge(self, now):
+        """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""
+        left = until_edge(self.left, self.since, now)
+        right = until_edge(self.right, self.since, now)
+        return right if left < 0 or 0 <= right < left else left
