@@ -4,12 +4,13 @@
 #
 # The firmware is assembled as main.py does it (the record and the frame first, Rp2040Hal,
 # pico_oled's OledScreen, ClockApp, Runner), from .mpy, on the fake machine: levers on fake
-# GPIOs, the loop asleep in a fake select.poll on a fake clock, the files in a small in-memory filesystem. The baseline is taken
-# once those fakes and the interpreter's own start-up are in the heap and before any of the
-# board's modules is imported, so what is counted is what the board's code adds: its bytecode,
-# its objects and the game, at most over a 200-move game (a collection before each reading).
-# The fakes' own bookkeeping (poll timeouts, the interrupt schedule) is emptied before each
-# reading; the saved files held by the fake filesystem are counted (on the chip they are flash).
+# GPIOs, the loop asleep in a fake select.poll on a fake clock, the files in a small in-memory
+# filesystem. The baseline is taken once those fakes and the interpreter's own start-up are in
+# the heap and before any of the board's modules is imported, so what is counted is what the
+# board's code adds: its bytecode, its objects and the game, at most over a 200-move game (a
+# collection before each reading). The fakes' own bookkeeping (poll timeouts, the interrupt
+# schedule) is emptied before each reading; the saved files held by the fake filesystem are
+# counted (on the chip they are flash).
 import gc
 import io
 import sys
