@@ -2,14 +2,15 @@
 #   micropython bench/board_heap.py ROOT MPY_DIR
 # prints "name value" lines for bench/run.py.
 #
-# The firmware is assembled as main.py does it (Rp2040Hal, pico_oled's OledScreen, ClockApp,
-# Runner), from .mpy, on the fake machine: levers on fake GPIOs, the loop asleep in a fake
-# select.poll on a fake clock, the files in a small in-memory filesystem. The baseline is taken
-# once those fakes and the interpreter's own start-up are in the heap and before any of the
-# board's modules is imported, so what is counted is what the board's code adds: its bytecode,
-# its objects and the game, at most over a 200-move game (a collection before each reading).
-# The fakes' own bookkeeping (poll timeouts, the interrupt schedule) is emptied before each
-# reading; the saved files held by the fake filesystem are counted (on the chip they are flash).
+# The firmware is assembled as main.py does it (the record and the frame first, Rp2040Hal,
+# pico_oled's OledScreen, ClockApp, Runner), from .mpy, on the fake machine: levers on fake
+# GPIOs, the loop asleep in a fake select.poll on a fake clock, the files in a small in-memory
+# filesystem. The baseline is taken once those fakes and the interpreter's own start-up are in
+# the heap and before any of the board's modules is imported, so what is counted is what the
+# board's code adds: its bytecode, its objects and the game, at most over a 200-move game (a
+# collection before each reading). The fakes' own bookkeeping (poll timeouts, the interrupt
+# schedule) is emptied before each reading; the saved files held by the fake filesystem are
+# counted (on the chip they are flash).
 import gc
 import io
 import sys
@@ -40,6 +41,10 @@ def main():
     baseline = gc.mem_alloc()
 
     from boards import pico_oled as board
+    from clock.record import Record
+
+    record = Record()  # as main.py: the record and the frame first, before the other imports
+    frame = bytearray(1024)
     from app.clock_app import ClockApp
     from app.runner import Runner
     from hal.rp2040.hal import Rp2040Hal
@@ -64,10 +69,10 @@ def main():
         select=select,
         io=io,
     )
-    screen = kinds.screen_for(board)  # as main.py: the table of kinds unloaded after boot
+    screen = kinds.screen_for(board, frame)  # as main.py: the table unloaded after boot
     kinds.forget()
     del kinds
-    app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms())
+    app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
     runner = Runner(hal, app)
     for button in (0, 1):
         pins[button] = m.Pin(board.BUTTONS[button])

@@ -22,7 +22,6 @@ def main():
     from app.clock_app import ClockApp
     from app.runner import Runner
     from app.serial_channel import LeaveForRepl
-    from hal.board_check import BoardError
     from hal.buttons import PLAY
     from hal.rp2040 import usb_serial
     from hal.rp2040.hal import Rp2040Hal
@@ -37,7 +36,7 @@ def main():
         hal = Rp2040Hal(
             machine, board, time.ticks_ms, time.sleep_us, watchdog=True, select=select, io=io
         )
-    except BoardError as error:  # a board.py the clock cannot be built from: say why, at the REPL
+    except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)
         return
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.

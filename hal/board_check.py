@@ -100,3 +100,13 @@ def _take(taken, gpio, option, where):
     if gpio in taken:
         raise BoardError(where + "GP%d is used twice: %s and %s" % (gpio, taken[gpio], option))
     taken[gpio] = option
+
+
+def forget():
+    """Unload this module (the board is checked once, at boot)."""
+    import sys
+
+    del sys.modules[__name__]
+    package = sys.modules[__name__.rpartition(".")[0]]
+    if hasattr(package, "board_check"):
+        delattr(package, "board_check")

@@ -4,7 +4,6 @@ import os
 import micropython
 from clock.ticks import add, diff
 from hal import buttons as logical
-from hal.board_check import check
 from hal.events import EdgeRing
 from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
@@ -42,7 +41,10 @@ class Rp2040Hal:
         io,
     ):
         _emergency_buffer()
-        check(board)  # hal.board_check.BoardError, one line, before any pin is touched
+        from hal import board_check  # boot only: unloaded once the board passed
+
+        board_check.check(board)  # BoardError, one line, before any pin is touched
+        board_check.forget()
         Pin = machine.Pin
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()

@@ -3,9 +3,9 @@ import io
 
 from app.clock_app import STATE_NAMES, ClockApp
 from app.runner import Runner
-from boards import pico_oled
+from boards import pico_oled, pico_sh1106, pico_ssd1309
 from clock.game import View
-from fake_devices import Ssd1306Panel
+from fake_devices import Sh1106Panel, Ssd1306Panel, Ssd1309Panel
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
@@ -16,15 +16,16 @@ from ui.oled import OledScreen
 class Bench:
     """A Pico on the bench: the loop asleep in poll between interrupts, and hands on the levers."""
 
-    def __init__(self, fs=None, start=500):
+    def __init__(self, fs=None, start=500, board=pico_oled, panel=Ssd1306Panel):
         m.reset()
+        self.board = board
         self.clock = m.Clock(start)
-        self.panel = m.bus(0).attach(pico_oled.OLED_ADDRESS, Ssd1306Panel())
+        self.panel = m.bus(0).attach(board.OLED_ADDRESS, panel())
         self.fs = fs if fs is not None else FakeFs()
         self.select = FakeSelect(self.clock)
         self.hal = Rp2040Hal(
             m,
-            pico_oled,
+            board,
             self.clock.ticks_ms,
             self.clock.sleep_us,
             watchdog=True,
@@ -33,11 +34,11 @@ class Bench:
             select=self.select,
             io=io,
         )
-        self.app = ClockApp(self.hal, tuple(pico_oled.BUTTONS), OledScreen(), self.hal.ticks_ms())
+        self.app = ClockApp(self.hal, tuple(board.BUTTONS), OledScreen(), self.hal.ticks_ms())
         self.runner = Runner(self.hal, self.app)
 
     def press(self, button, at, hold=80):
-        pin = m.Pin(pico_oled.BUTTONS[button])
+        pin = m.Pin(self.board.BUTTONS[button])
         self.select.at(at, lambda: pin.drive(0))
         self.select.at(at + hold, lambda: pin.drive(1))
 
@@ -82,3 +83,17 @@ def test_the_loop_wakes_only_when_something_is_due():
     assert STATE_NAMES[bench.app.state] == "ready"
     assert bench.hal.waiter.wakes - wakes <= 60  # a second apart at least, not 1000 a second
     assert bench.select.interrupts == 0
+
+
+def test_the_larger_panels_show_every_frame_the_app_builds():
+    for board, panel in ((pico_sh1106, Sh1106Panel), (pico_ssd1309, Ssd1309Panel)):
+        bench = Bench(board=board, panel=panel)
+        bench.press(1, 1000)
+        bench.press(0, 4000)
+        bench.press(1, 6500)
+        shown = 0
+        while bench.clock.ms < 9000:
+            bench.runner.step()
+            assert bench.panel.visible() == bytes(bench.app.screen.frame), bench.clock.ms
+            shown += 1
+        assert bench.app.game.plies() == 2 and bench.hal.display.errors == 0 and shown > 5

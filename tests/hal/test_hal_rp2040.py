@@ -241,3 +241,12 @@ def test_every_board_in_boards_builds_a_working_hal():
         hal.feed()
         count += 1
     assert count >= 5
+
+
+def test_the_board_check_is_unloaded_once_the_board_passed():
+    import sys
+
+    import hal
+
+    oled_hal()
+    assert "hal.board_check" not in sys.modules and not hasattr(hal, "board_check")
