@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Boot: the board's HAL, the screen for its display, the app; then the loop, for years.
 import io
 import os

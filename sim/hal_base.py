@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the desktop HALs share: the display keeper, the buzzer's timing, storage, battery, feed().
 #
 # The family (each keeps the hal/__init__.py contract; each adds its own clock and wait()):

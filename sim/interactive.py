@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The terminal simulator: the board's app and runner in real time, its display drawn with curses.
 import curses
 import locale

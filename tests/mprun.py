@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs the plain test modules under the MicroPython unix port: every test_* function of every
 # tests/<dir>/test_*.py that is not CPython-only (*_host.py), or of one file named as
 # <dir>/test_name (tests/mprun.py core/test_flags). Prints "N passed, N failed".

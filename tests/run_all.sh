@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every test tier; each runs even when an earlier one failed, and any failure fails the whole.
 set -u
 cd "$(dirname "$0")/.."

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A two-player game on a Setup: presses, pauses, flags, arbiter functions and undo, from timestamps.
 #
 # A Game holds its whole state in one flat list of small integers, Game._values:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: the 7-segment board's own passes (a pause dimming the modules,
 # the counters shown while a clock runs) allocate nothing.
 import micropython

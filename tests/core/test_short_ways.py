@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Game's short ways against its general way, over fixed pseudo-random schedules (both interpreters).
 from clock.game import (
     ABORTED,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Game's short ways against its general way, over schedules hypothesis draws (CPython).
 from hypothesis import given, settings
 from hypothesis import strategies as st

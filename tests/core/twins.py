@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One game played twice, by Game as it is and by General, its twin with every short way off;
 # after each step both must show, record and announce exactly the same.
 #

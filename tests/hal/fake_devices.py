@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Device models for the fake machine: an SSD1306 on an I2C bus and a TM1637 on two fake pins.
 
 # SSD1306 commands and how many argument bytes follow each (the rest take none).
