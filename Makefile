@@ -22,7 +22,7 @@ bench: $(READY)
 	$(BIN)/python bench/run.py
 
 format: $(READY)
-	$(BIN)/black -q -l 99 firmware hal sim tests boards conftest.py
+	$(BIN)/black -q -l 99 firmware hal sim tests boards bench conftest.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

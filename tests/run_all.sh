@@ -31,6 +31,14 @@ for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py test
 done
 "$BIN/micropython" -X heapsize=172K tests/app/game_200.py build/mpy || failed+=("game_200 in 172K")
 
+echo "== tier 5: black --check -l 99 (make format fixes what it names)"
+if ! formatted=$("$BIN/black" --check -l 99 firmware hal sim tests boards bench conftest.py 2>&1); then
+  printf '%s\n' "$formatted" | grep -E '^(would reformat|error)' || printf '%s\n' "$formatted"
+  failed+=("black")
+else
+  echo "black: every file formatted"
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED tiers: %s\n' "${failed[*]}"
   exit 1

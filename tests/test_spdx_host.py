@@ -45,4 +45,4 @@ def test_the_licence_is_mit():
     with open(os.path.join(ROOT, "LICENSE"), encoding="utf-8") as handle:
         text = handle.read()
     assert text.startswith("MIT License\n\nCopyright (c) 2026 the tournament clock authors\n")
-    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
