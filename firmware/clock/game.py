@@ -832,6 +832,7 @@ class Game:
         values = self._values
         if values[_STATE] == PAUSED and values[_TURN] == player:
             self._run(player * _PLAYER, player, values[_USED])
+            self._note_flags(player)  # a flag it crossed: press()'s short way will not look
 
     def _editable(self):
         values = self._values

@@ -66,7 +66,10 @@ RESUME = 4
 UNDO = 5
 UPDATE = 6
 WAKE = 7  # to the next event's stamp, one ms before it or one after (the time: -1, 0 or 1)
-STEPS = 8
+ADJUST = 8  # the arbiter adds or takes away up to 5 s of the side on move (from the stamp)
+MOVES = 9  # the arbiter corrects the move counter of the side on move by -1, 0 or +1
+END = 10  # the arbiter ends the game
+STEPS = 11
 
 _FIELDS = (
     "time_ms",
@@ -214,6 +217,13 @@ def _act(game, step, now):
             return game.undo(now)
         if step == UPDATE:
             return game.update(now)
+        player = game.turn()
+        if step == ADJUST:
+            return game.adjust_time(player, now % 5000 if now & 1 else -(now % 5000))
+        if step == MOVES:
+            return game.set_moves(player, game.moves(player) + now % 3 - 1)
+        if step == END:
+            return game.end_by_arbiter(now)
         return None
     except ClockError as error:
         return str(error)
