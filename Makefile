@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Two commands do everything on a fresh machine: `make sim` runs the simulator, `make test` every test.
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +22,7 @@ bench: $(READY)
 	$(BIN)/python bench/run.py
 
 format: $(READY)
-	$(BIN)/black -q -l 99 firmware hal sim tests boards conftest.py
+	$(BIN)/black -q -l 99 firmware hal sim tests boards bench conftest.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pytest: put the firmware, the HAL, the CPython shims and the test helpers on the path.
 import os
 import sys

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the clock on an RP2040 board with mpremote (modules precompiled by mpy-cross); sends presets.
 #
 #   ./flash.sh [--board NAME] [--port PORT] [--presets FILE] [--dry-run]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The heap the board's own code holds in play: its modules and its objects, nothing of a harness.
 #   micropython bench/board_heap.py ROOT MPY_DIR
 # prints "name value" lines for bench/run.py.

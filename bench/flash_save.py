@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the game's saves do to the flash, and so to a lever press that lands during one.
 #   micropython bench/flash_save.py ROOT
 # prints "name value" lines for bench/run.py.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Heap taken by importing modules, from .mpy, in a fresh MicroPython (bytecode, function and class
 # objects, interned names): `micropython bench/modules.py MPY_DIR module...`
 import gc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Press to pixels and CPU busy on the RP2040, estimated from this machine's MicroPython unix port.
 #   micropython bench/press.py ROOT
 # prints "name value" lines (a value may hold spaces) that bench/run.py gathers into its table:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `make bench`: one table of the clock's speed, memory and accuracy, each figure with its method.
 import os
 import subprocess

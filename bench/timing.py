@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Speed and allocations of the hot paths; runs under MicroPython and CPython alike. Prints
 # "name value" lines that bench/run.py gathers into its table.
 import gc

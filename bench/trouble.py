@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Charged-time error under loop trouble: our timestamp clock against a naive tick-counting one.
 #
 # Both face the same game (presses at exact instants) and the same disturbances: loop passes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The least a clock needs: a Pico, an SSD1306 OLED, two levers and one button (long presses, combos).
 #
 # | function           | GPIO | Pico pin | wire to                                    |

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Raspberry Pi Pico + SSD1306 128x64 OLED (I2C) + six buttons + a passive buzzer: the default board.
 #
 # | function           | GPIO | Pico pin | wire to                                    |

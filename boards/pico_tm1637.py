@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Raspberry Pi Pico + two TM1637 four-digit 7-segment modules (one per player) + six buttons + buzzer.
 #
 # | function           | GPIO | Pico pin | wire to                                    |

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Boot: the big buffers, the board's HAL, the screen for its display, the app; then the loop, for years.
 #
 # The game record and the display frame are the largest objects the clock keeps (16 KB and 1 KB

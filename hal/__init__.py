@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The narrow hardware layer the app sees, implemented for the RP2040 (hal/rp2040) and the desktop
 # (sim/hal_base.py and its family); tests/hal/test_hal_contract.py holds each to this contract.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The battery rule every HAL and the app share: a percentage, and a low warning with hysteresis.
 from micropython import const
 

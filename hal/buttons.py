@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Logical buttons: what the app sees, whatever the pins (boards/ maps pins to these).
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debounce by timestamp: a leading edge acts at once, then the button ignores bounce for a lockout.
 from array import array
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A preallocated ring of timestamped edges: interrupt handlers push, the main loop pops.
 from array import array
 

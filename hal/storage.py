@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Small files that survive a power cut: write a temporary copy in full, then rename it over the old.
 #
 # Shared by the board and the simulator. `fs` is an os-like module (os on both; a fault-injecting

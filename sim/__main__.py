@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # python -m sim: the simulator's command line (the interactive simulator, script, replay, annotate,
 # record).
 import argparse

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # python -m sim annotate: the clock's times from its game record, into the PGN or SGF of the moves.
 import json
 import sys

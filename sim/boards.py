@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The boards/ modules the simulator can be, and the app built for one as firmware/main.py does.
 import importlib
 import pkgutil

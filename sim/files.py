@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Files the desktop tools write for others to read: whole or not at all.
 import os
 import tempfile

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim record`: follow clocks on serial ports, each one's game record and state in files.
 import errno
 import json

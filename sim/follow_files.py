@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The files of one followed clock: its game record kept press by press, and its live state.
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Text pictures of display frames for the desktop simulator and tests (CPython only).
 import sim  # noqa: F401  (puts the firmware on the path)
 from ui import canvas, kinds

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the desktop HALs share: the display keeper, the buzzer's timing, the lights, storage,
 # battery, feed().
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The terminal simulator: the board's app and runner in real time, its display drawn with curses.
 # The two running-side lights sit in the box's bottom edge, under each half: "(●)" lit, "( )" dark.
 import curses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Puts the firmware and the CPython shims of MicroPython's modules on the path (`import sim` does).
 import os
 import sys

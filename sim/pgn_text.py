@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PGN for annotate: its games read as spans of tags and moves, and their %clk/%emt written in.
 import re
 

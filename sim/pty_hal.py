@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The HAL in real time with its serial port on a pty (PtySerial), buttons from lines of text.
 import os
 import select

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A serial port on a pseudo-terminal: the HAL's side of the pty a host program opens.
 import errno
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The HAL on the desktop in real time: a monotonic clock, keys as button edges, a frame, a bell.
 import os
 import time

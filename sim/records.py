@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The clock's game records (GAME's JSON, docs/records.md) read on the desktop: the plies that stand.
 import json
 

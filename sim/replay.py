@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Replays a game from each ply's elapsed time and reports the clock after every ply as JSON Lines.
 import json
 

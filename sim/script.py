@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Scripted runs: timed key presses in virtual time on the real app, frames printed as text.
 #
 # A script is lines of:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The host side of the serial channel: send and list presets, any command, serve the app on a pty.
 import argparse
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim.serial_cli serve --pty`: the board's app in real time behind a pseudo-terminal.
 import os
 import sys

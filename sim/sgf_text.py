@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SGF for annotate: its game trees read as spans of nodes and properties, BL/WL written in.
 import sim  # noqa: F401  (puts the firmware on the path)
 from notation import sgf

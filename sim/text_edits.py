@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the PGN and SGF annotators share: the error, where in the text, which game, the edits.
 SPACE = " \t\r\n\f\v\ufeff"
 

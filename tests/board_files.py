@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # board_files.txt, the one list of what goes on the board, read under CPython and MicroPython
 # (flash.sh reads it in bash). `python tests/board_files.py` prints every source file some
 # install puts on a board (tests/run_all.sh compiles them), one a line.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The hal/__init__.py contract, as checks any HAL must pass: tests/hal/test_hal_contract.py runs
 # them on the virtual HAL and on Rp2040Hal on the fake machine (both interpreters),
 # tests/sim/test_hal_contract_host.py on the real-time and pty HALs (CPython).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The app on the virtual HAL, as the app tests drive it: timed presses, then run to a stamp.
 from app.clock_app import ClockApp
 from app.runner import Runner

@@ -1,5 +1,7 @@
+# SPDX-License-Identifier: MIT
 # Runs the plain test modules under the MicroPython unix port: every test_* function of every
-# tests/<dir>/test_*.py that is not CPython-only (*_host.py). Prints "N passed, N failed".
+# tests/<dir>/test_*.py that is not CPython-only (*_host.py), or of one file named as
+# <dir>/test_name (tests/mprun.py core/test_flags). Prints "N passed, N failed".
 import os
 import sys
 
@@ -10,6 +12,10 @@ for path in ("tests", "", "firmware"):  # firmware, then the root: tests/hal mus
 
 def modules(folders):
     for folder in folders:
+        if "/" in folder:  # one file
+            folder, name = folder.rsplit("/", 1)
+            yield folder, name[:-3] if name.endswith(".py") else name
+            continue
         for name in sorted(os.listdir(ROOT + "/tests/" + folder)):
             if name.startswith("test_") and name.endswith(".py") and not name.endswith("_host.py"):
                 yield folder, name[:-3]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Drives a Game from a list of move times, as a test (or a replay) needs it.
 from clock import ticks
 from clock.game import Game, View

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every test tier; each runs even when an earlier one failed, and any failure fails the whole.
 set -u
 cd "$(dirname "$0")/.."
@@ -29,6 +30,14 @@ for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py test
   "$BIN/mpy-cross" -o "build/mpy/${file%.py}.mpy" "$file" || failed+=("mpy-cross $file")
 done
 "$BIN/micropython" -X heapsize=172K tests/app/game_200.py build/mpy || failed+=("game_200 in 172K")
+
+echo "== tier 5: black --check -l 99 (make format fixes what it names)"
+if ! formatted=$("$BIN/black" --check -l 99 firmware hal sim tests boards bench conftest.py 2>&1); then
+  printf '%s\n' "$formatted" | grep -E '^(would reformat|error)' || printf '%s\n' "$formatted"
+  failed+=("black")
+else
+  echo "black: every file formatted"
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED tiers: %s\n' "${failed[*]}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers for tests that run under both CPython (pytest) and the MicroPython unix port.
 
 

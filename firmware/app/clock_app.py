@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The clock app: one explicit state machine from actions and time to a game, frames and tones.
 from micropython import const
 

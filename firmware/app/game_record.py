@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GAME: the game's record as one line of JSON, a PCN game record with the clock's own `clock` field
 # (docs/records.md). Written in pieces, an entry at a time: a whole record is tens of KB, more
 # than the board should hold at once. Loaded at the first GAME or streamed press.

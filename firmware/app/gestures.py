@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Buttons to actions: levers act on their leading edge; long presses stand in for missing buttons.
 from micropython import const
 

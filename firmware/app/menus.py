@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Menus: the preset list, the custom preset editor, arbiter corrections, resuming a saved game.
 from app import gestures as act
 from clock import display

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The preset list: shipped defaults, custom ones, stored as "name = format:text" lines.
 import notation
 from notation.errors import PresetError

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The running game on flash, with its record: written after each switch, and every 10 s while a
 # clock runs, so a power cut loses no press and at most 10 s of the move in progress.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The serial command channel: bytes to lines without allocating, replies, the EV state stream.
 #
 # `port` is the HAL's serial object (read_into(buf) -> count, never blocking; write(data)).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Settings that outlive a game: sound, the chosen preset.
 FILE = "settings.txt"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # When the buzzer sounds: beeps near the end of a control, a long tone at a flag, period and stage tones.
 from micropython import const
 

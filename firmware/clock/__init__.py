@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: MIT
 # The clock core: time-control model, two-player game, display queries. Pure, no hardware.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Time as a display shows it (H:MM:SS, MM:SS, SS.t; H:MM on four digits) and when that text changes.
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A two-player game on a Setup: presses, pauses, flags, arbiter functions and undo, from timestamps.
 #
 # A Game holds its whole state in one flat list of small integers, Game._values:
@@ -185,11 +186,11 @@ def _is_stamp(value):
         return False
 
 
-def _plan(setup, control):
+def _plan(setup, control, short_ways):
     """What a move of `control` needs at once, in one tuple (see Game.__init__)."""
     if not control.stages:
         return (_UNTIMED,)
-    bare = not (setup.start_ms or setup.limit_ms or control.move_limit_ms)
+    bare = short_ways and not (setup.start_ms or setup.limit_ms or control.move_limit_ms)
     plan = [_BARE if bare else _TIMED]
     for stage in control.stages:
         mode = stage.mode
@@ -208,6 +209,11 @@ def _counts(control):
 
 
 class Game:
+    # False: every move takes the general way (a what-if run), never the short ways press(),
+    # update() and view() take while only the stage time can end it. Read once, by __init__:
+    # tests/core/twins.py plays each game both ways and compares.
+    short_ways = True
+
     def __init__(self, setup, record=None):
         if not isinstance(setup, Setup):
             raise ClockError("a game needs a Setup")
@@ -217,7 +223,8 @@ class Game:
         self._controls = (setup.first, setup.second)
         # Per player, what press() and update() read at once: while only the stage time can
         # end a move (_BARE) and it has not run out, they need no what-if run.
-        self._plans = (_plan(setup, setup.first), _plan(setup, setup.second))
+        short = self.short_ways
+        self._plans = (_plan(setup, setup.first, short), _plan(setup, setup.second, short))
         # Per player, per stage, what the display counts beside the time (the record's count):
         # -1 the periods left, N > 0 the moves left to a quota of N, 0 nothing.
         self._counts = (_counts(setup.first), _counts(setup.second))
@@ -825,6 +832,7 @@ class Game:
         values = self._values
         if values[_STATE] == PAUSED and values[_TURN] == player:
             self._run(player * _PLAYER, player, values[_USED])
+            self._note_flags(player)  # a flag it crossed: press()'s short way will not look
 
     def _editable(self):
         values = self._values

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The time-control model every notation parses into: stages, per-player controls, a setup.
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A game's record: every ply, undo, arbiter correction and the end, with both sides' figures after.
 #
 # Entries live in arrays of whole numbers set aside once, one a field: taking one allocates

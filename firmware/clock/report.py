@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A game's state as JSON-ready values: the shape the replay command and the serial stream share.
 from clock.game import HALTED, PLAYING, REASON_NAMES, TIME, View
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Wrap-safe arithmetic on millisecond timestamps that wrap at 2**30, as time.ticks_ms() does.
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Preset notations: parsers into the clock model, formatters back out, and detection.
 import gc
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Arimaa notation M/R/P/L/G/T: move time, reserve, percentage, reserve limit, game limit, move limit.
 from clock.model import MAX_COUNT, ClockError, Control, Setup, Stage
 from notation.errors import PresetError

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The chess-clock app notation: up to three phases M/T/I ("40/90/30, G/30/30") and option words,
 # or as players say them: minutes + seconds a move ("5+3", "40/90+30, 30+30", "15 min + 10 s").
 from clock.model import (

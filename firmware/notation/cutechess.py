@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cutechess-cli time controls: `tc=[moves/][hg]time[+increment]`, `tc=inf` and `st=seconds`.
 from clock.model import Stage, Control, Setup, ClockError, FISCHER, ADD, SET, FLAG
 from notation.errors import ZERO_TIME, PresetError

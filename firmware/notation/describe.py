@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One line a player reads: "90 min + 30 s/move; +30 min after move 40". ASCII only: it goes
 # over the clock's serial line.
 from clock.model import ADD, BRONSTEIN, DELAY, FLAG, SET, SOFT

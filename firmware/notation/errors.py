@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The one error every notation parser raises: which notation, what text, where, what was expected.
 from clock.model import ClockError, Setup
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The GGS game-server notation [ini[,[N]m1]]/[inc[,[N]m2]]/[ext[,[N]m3]], and GGF's shorter forms.
 from clock.model import (
     ADD,

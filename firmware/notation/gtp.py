@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GTP time commands: `time_settings` (GTP 2, Canadian byo-yomi) and KGS's `kgs-time_settings`.
 from clock.model import Stage, Control, Setup, ClockError, ADD, SET, NEXT, FLAG, MAX_MS
 from notation.errors import PresetError, one_control, refuse_zero_time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OGS (online-go.com) time_control objects: its six systems, with times in seconds.
 from clock.model import FISCHER_AFTER, FLAG, MAX_COUNT, MAX_MS, NEXT, SET
 from clock.model import ClockError, Control, Setup, Stage

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OGS clock display: the seed's "Putting it all together" algorithm as a pure function of time.
 import math
 

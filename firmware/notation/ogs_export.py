@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A running game as OGS would send it: its time_control, clock and pause_control objects.
 import json
 

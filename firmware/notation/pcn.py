@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PCN (Sashité Portable Chess Notation) time control: JSON period lists and game records.
 import json
 

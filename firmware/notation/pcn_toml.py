@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PCN time control written in TOML (CPython only, through tomllib); the checks are pcn.py's.
 from notation import pcn
 from notation.errors import PresetError

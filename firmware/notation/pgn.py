@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PGN TimeControl tag values (PGN standard 9.6.1) with the common `=`, `S` and `B` extensions.
 from clock.model import (
     Stage,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every notation by name: parse with an explicit format, a "name:" prefix, or auto-detection.
 from notation.errors import PresetError, refuse_zero_time
 

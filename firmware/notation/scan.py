@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A small hand-written scanner shared by the text notations (MicroPython's `re` is too small).
 from notation.errors import PresetError
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SGF time properties: TM (main time) and OT (overtime) as KGS, OGS, CGoban and GoGui write them.
 from clock.model import Stage, Control, Setup, ClockError, MAX_MS
 from clock.model import FISCHER_AFTER, ADD, SET, NEXT, FLAG

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Times with unit letters (90, 1h30, 2m15s, 1h30m10s), shared by the chessclock and Arimaa notations.
 from clock.model import MAX_MS
 

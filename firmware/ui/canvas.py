@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Drawing on the 128x64 OLED frame with MicroPython's C `framebuf`: 5x7 text, 7-segment digits.
 #
 # The frame is the SSD1306's own layout (framebuf.MONO_VLSB): byte page * 128 + x holds the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The windows of a frame that changed since the display last showed it (SSD1306 pages).
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Glyph tables: a 5x7 bitmap font for ASCII 32..126 and a 7-segment alphabet for 32..127.
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The display kinds a board's DISPLAY names, and for each where its pieces are: the app's screen
 # (firmware/ui), the board's driver (hal/rp2040) and the text pictures (sim/frames). Modules are
 # named, not imported: the board loads only its own kind's (the other screen would take RAM).

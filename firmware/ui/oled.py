@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The 128x64 OLED screens: both clocks side by side, and text menus; only what changed is drawn.
 #
 # Layout, page-aligned so that a change touches as few SSD1306 pages as possible:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Frames for two TM1637 four-digit modules, one per side: 8 bytes of segments and the modules'
 # brightness, built on change.
 #

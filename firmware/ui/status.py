@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the app tells the screens besides the two clocks: pause, flags, battery, sound, message.
 from micropython import const
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The supply voltage: VSYS through the Pico's on-board 1/3 divider into ADC3 (GPIO29).
 #
 # On a Pico W GPIO29 is shared with the wireless chip (its SPI clock): a reading is only valid

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Button and lever pins: a hard IRQ on both edges pushes (button, pressed, stamp) into the EdgeRing.
 #
 # Buttons are active low: the switch pulls the pin to GND against the internal pull-up. The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A passive piezo on a PWM pin: play(hz, ms, now) starts a tone, update(now) ends it when due.
 from clock.ticks import add, diff
 from micropython import const

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The RP2040 HAL: the hal/__init__.py contract built from a board module and an injected `machine`.
 import os
 

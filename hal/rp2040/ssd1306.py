@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Our own SSD1306 128x64 OLED driver over I2C: show() sends only the windows that changed.
 #
 # Not micropython-lib's ssd1306.py: that one sends the whole 1 KB on every show().

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Our own TM1637 driver (bit-banged two-wire bus) and a pair of four-digit modules as one display.
 #
 # The wire (TM1637 datasheet): DIO may change only while CLK is low; the chip samples it on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # USB CDC as the HAL's serial channel: non-blocking reads from stdin, Ctrl-C off while the app runs.
 #
 # The modules come injected (sys, select, micropython; machine for the boot helpers), so tests

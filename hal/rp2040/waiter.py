@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The HAL's wait(until): one select.poll() asleep until the stamp, an edge or a watched stream.
 #
 # On rp2, poll's C loop asks each registered object's ioctl whether it is ready and, when none

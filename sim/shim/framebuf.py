@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython stand-in for MicroPython's C `framebuf`: the subset the firmware draws with.
 #
 # Only the monochrome formats: MONO_VLSB (the SSD1306's own: a byte is 8 pixels down a column,

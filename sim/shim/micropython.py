@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython stand-in for MicroPython's `micropython` module: just enough for firmware imports.
 
 

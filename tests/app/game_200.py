@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The whole app plays a 200-move game (200 moves each) on the virtual HAL, in a small heap, from
 # precompiled modules as on the board (tests/run_all.sh builds them into build/mpy):
 #   micropython -X heapsize=172K tests/app/game_200.py build/mpy

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The whole app on the virtual HAL: presses at their instants, frames, tones, menus, power cuts.
 import sys
 

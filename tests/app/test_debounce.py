@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debounce by timestamp: the leading edge acts, bounce is ignored, and a week later too.
 from clock import ticks
 from hal import buttons as b

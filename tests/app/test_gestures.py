@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Gestures: levers at once, long presses stand in for the buttons a minimal board lacks.
 from app import gestures as g
 from hal import buttons as b

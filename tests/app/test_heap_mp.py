@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: while a game runs, a pass of the main loop allocates nothing.
 import micropython
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # No import cycle among the modules of firmware/, hal/ and boards/: their import statements read
 # with ast, those at module level and the lazy ones inside functions (loaded at first use, they
 # close a cycle all the same) reported apart. An import names the module it needs (`from a

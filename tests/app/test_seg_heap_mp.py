@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: the 7-segment board's own passes (a pause dimming the modules
 # and blinking a colon, the counters shown or a colon blinking while a clock runs) allocate nothing.
 import micropython

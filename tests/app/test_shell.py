@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The app as a shell over the core: tones and events from the core's bits, one state setter,
 # one battery rule, and the small public API the menus, the commands and the simulator use.
 from app import clock_app

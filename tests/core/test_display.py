@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What a display shows (docs/time-controls.md "What the display shows") and when its text changes.
 from clock import display
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The flag rule: a flag falls only below zero, at its exact millisecond (docs/time-controls.md "The flag").
 from clock.game import ARBITER, DONE, FLAG_FELL, GAME_OVER, OVER, TIME
 from clock.model import FLAG, Control, Setup, Stage

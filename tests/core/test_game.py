@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Starting, pausing, undo, arbiter functions, options and limits of a two-player game.
 from clock.game import (
     ABORTED,

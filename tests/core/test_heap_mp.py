@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: a press, a tick update and the display queries allocate nothing.
 import micropython
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Increment modes and multi-stage quotas (docs/time-controls.md "Increments and delay", "Stages and move quotas").
 from clock.model import BRONSTEIN, DELAY, FISCHER, FISCHER_AFTER, Control, Setup, Stage
 from play import moves, shown, start, view

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The model refuses what the clock cannot run, and says why.
 from clock.model import (
     BRONSTEIN,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Byo-yomi, Canadian, PCN periods and GGS overtime (docs/time-controls.md).
 from clock.game import FLAG_FELL, GAME_OVER, OVER, PERIOD_USED, STAGE_BEGAN, TIME
 from clock.model import BRONSTEIN, FISCHER_AFTER, FLAG, NEXT, SET, SOFT, Control, Setup, Stage

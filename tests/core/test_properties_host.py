@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Invariants of the core, over generated games (CPython: hypothesis).
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A game's record: each ply's time and both sides' figures after it, for every system; undo,
 # corrections and the end as entries of their own; replaying the entries rebuilds it exactly.
 from app.presets import DEFAULTS

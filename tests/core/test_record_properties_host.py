@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The record over generated games (CPython: hypothesis): whatever the clock went through, its
 # entries replay to the same record, and the plies that stand are the moves as they stand.
 from hypothesis import given, settings

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the core says changed: the bits press, update, pause and the arbiter's functions return.
 from clock.game import (
     BLOCK_RENEWED,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An os-like in-memory filesystem whose power can be cut after any number of steps.
 #
 # Each byte written, each flush, close, rename and remove is one step, and it reaches the "disk"

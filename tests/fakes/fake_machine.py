@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A fake RP2040 `machine` with real state (levels, edges, I2C devices, PWM, ADC, timers); reset() per test.
 import micropython
 

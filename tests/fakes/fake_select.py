@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A fake `select` whose poll() asks Python objects' ioctl as rp2's C loop does, on a fake clock.
 #
 # ipoll(timeout) asks every registered object ioctl(MP_STREAM_POLL, mask); when none is ready

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The smallest os-like filesystem in memory, for runs where the power-cut fake is not needed.
 
 

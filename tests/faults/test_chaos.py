@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Button chaos and the tick counter wrapping: presses are charged at their instants, once.
 from clock import ticks
 from clock.game import Game, View

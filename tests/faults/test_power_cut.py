@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Power cuts at every step of a save: the files are the old or the new state, and boot resumes.
 from fakes.fake_fs import PowerCut
 from hal import buttons as b

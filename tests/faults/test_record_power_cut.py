@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The game's record through power cuts and restarts: it comes back whole with the game, a cut at
 # any step of a save leaves it in step with the game, and a finished game's stays till the next.
 from app import saved

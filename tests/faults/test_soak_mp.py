@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: 24 hours of play in virtual time, and the heap does not grow.
 import gc
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Device models for the fake machine: the OLED panels (tests/fakes/panels.py) on an I2C bus and a
 # TM1637 on two fake pins.
 from fakes.panels import Sh1106Panel, Ssd1306Panel, Ssd1309Panel  # noqa: F401

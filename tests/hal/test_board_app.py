@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The firmware as main.py assembles it, on the fake machine: levers on GPIOs, frames on the panel.
 import io
 

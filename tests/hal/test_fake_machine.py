@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The fake machine fails where the real one would (or where a call is surely a mistake).
 from fakes import fake_machine as m
 from support import raises

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Lever and button interrupts: every edge, bounce included, lands in the EdgeRing with its stamp.
 from fakes import fake_machine as m
 from hal import buttons as b

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The PWM buzzer (tone on, off when due, across the ticks wrap) and the VSYS battery reading.
 from fakes import fake_machine as m
 from hal.battery import Gauge

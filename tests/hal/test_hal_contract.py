@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every HAL keeps the hal/__init__.py contract (tests/hal_contract.py): here the virtual HAL and
 # Rp2040Hal on the fake machine, one board of each display kind; tests/sim the desktop's others.
 import io

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Rp2040Hal from a board module on the fake machine: the hal/__init__.py contract, piece by piece.
 import io
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The SSD1306 driver against a panel model: the panel shows the frame; only changed windows go out.
 from fake_devices import Ssd1306Panel, Ssd1309Panel
 from fakes import fake_machine as m

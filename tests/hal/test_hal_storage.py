@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Storage: atomic replace, checked by cutting the power at every step of a write.
 from fakes.fake_fs import FakeFs, PowerCut
 from hal.storage import Storage

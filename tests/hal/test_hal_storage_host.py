@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Storage on the real os module of the host, as the simulator uses it.
 import os
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The TM1637 driver against a chip model listening on the fake lines: bits, ACKs, registers, cost.
 import micropython
 from fake_devices import Tm1637Chip

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The HAL's wait(until) on select.poll: asleep until the stamp, an edge or a byte on stdin.
 import io
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: IRQ handlers, the HAL's wait (on the real select and io) and
 # the display and tone updates of the main loop allocate nothing (each call made directly
 # between heap_lock/unlock).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: what the notations' *_host.py fuzz tests share: the checks, the model strategies.
 from hypothesis import strategies as st
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What every notation's refusals must say, for the plain tests of both interpreters.
 from notation.errors import PresetError
 from support import raises

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Arimaa notation M/R/P/L/G/T: the seed's examples, units, defaults, refusals, round trip.
 from clock.model import FISCHER_AFTER, Control, Setup, Stage
 from notation import arimaa, registry

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The chess-clock app notation M/T/I: every form, every refusal, and the round trip.
 from clock.model import (
     ADD,

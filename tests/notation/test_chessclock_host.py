@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: the chessclock parser never crashes, and what it reads survives a round trip.
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cutechess-cli tc= and st= options: every form, refusals, canonical text, round trips.
 from clock.model import ADD, BRONSTEIN, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET
 from clock.model import Control, Setup, Stage

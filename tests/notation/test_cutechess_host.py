@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: the cutechess parser never crashes, and what it reads or formats round-trips.
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The one-line description players read in menus and docs.
 from clock.model import DELAY, FISCHER, NEXT, SET, SOFT, Control, Setup, Stage
 from notation import registry

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: every setup the model allows is described in one line of printable ASCII.
 from hypothesis import given, settings
 from hypothesis import strategies as st

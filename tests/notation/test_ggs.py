@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The GGS notation ini,m1/inc,m2/ext,m3: the seed's examples, times, flags, refusals, round trip.
 from clock.model import (
     ADD,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GTP time_settings and kgs-time_settings: the spec's special cases, refusals, canonical commands.
 from clock.model import ADD, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage

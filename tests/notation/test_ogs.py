@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OGS time_control objects: the six systems of the seed, OGS's extra keys, seconds to ms, format.
 from clock.model import BRONSTEIN, FISCHER_AFTER, FLAG, NEXT, SET, ADD, MAX_MS
 from clock.model import Control, Setup, Stage

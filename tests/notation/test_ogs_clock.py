@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OGS clock display: the seed's algorithm with numbers worked out by hand; parse_clock's checks.
 from notation.errors import PresetError
 from notation.ogs_clock import display, parse_clock

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exporting a running game as an OGS clock: the seed's display algorithm shows what we show.
 from clock.game import View
 from notation import ogs, ogs_clock

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OGS on CPython: fuzzing time_control and clock parsing, round trips, display properties.
 import json
 

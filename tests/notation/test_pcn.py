@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PCN periods and records (JSON): the seed's ten examples, every error path, format, round trips.
 from clock.model import ADD, BRONSTEIN, DELAY, FISCHER_AFTER, FLAG, NEXT, SET, MAX_MS
 from clock.model import Control, Setup, Stage

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PCN on CPython: the seed's examples in TOML, TOML errors, fuzzing both forms, round trips.
 import json
 

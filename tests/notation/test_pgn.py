@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # PGN TimeControl values: every kind of field, the `=`/S/B extensions, refusals, round trips.
 from clock.model import ADD, BRONSTEIN, DELAY, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Choosing the notation: explicit format, a "name:" prefix, or detection that refuses ambiguity.
 from clock.model import BRONSTEIN, FISCHER, FISCHER_AFTER, NEXT, SET, Control, Setup, Stage
 from notation import registry

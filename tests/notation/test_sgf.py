@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SGF TM and OT: the forms KGS, OGS, CGoban and GoGui write, refusals, canonical text, round trips.
 from clock.model import BRONSTEIN, FISCHER, FISCHER_AFTER, FLAG, NEXT, SET, SOFT
 from clock.model import Control, Setup, Stage

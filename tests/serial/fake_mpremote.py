@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # mpremote for flash.sh's tests: a board's filesystem in the folder $FAKE_BOARD. Does what
 # flash.sh asks of mpremote (exec, cp -r DIRS :, cp FILE :PATH, reset) as a board would,
 # refusing a copy into a folder the board does not have.

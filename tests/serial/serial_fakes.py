@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An in-memory serial port (a byte queue each way) and the app on the virtual HAL with a channel.
 from app.serial_channel import SerialChannel
 from harness import Clock

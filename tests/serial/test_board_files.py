@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # board_files.txt and the tree agree: every .py of the board's trees goes on the board or is
 # excluded by name, and nothing it lists is missing. Runs under CPython and MicroPython.
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The bench's ".mpy bytes on the board" are those of the modules board_files.txt compiles.
 import importlib.util
 import os

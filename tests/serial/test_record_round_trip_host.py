@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The clock's record, replayed: GAME's JSON through `replay --pcn` gives, after every entry, the
 # figures the clock logged, for every system of the presets, with undos and corrections.
 import json

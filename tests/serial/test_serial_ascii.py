@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every byte the clock writes on the serial line is ASCII, whatever the stored presets, the
 # commands or the error messages quoting them hold. Plain asserts: pytest and MicroPython.
 import json

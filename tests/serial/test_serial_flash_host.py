@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # flash.sh: what --dry-run would run (mpy-cross for every module board_files.txt lists,
 # mpremote, main.py last), and its clear failures: unknown board, no mpremote, no board, a clock
 # app holding the REPL.

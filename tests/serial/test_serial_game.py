@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GAME and the stream's press entries: the game's record on the serial line, as docs/records.md
 # gives it. Plain asserts: pytest and the MicroPython unix port.
 import json

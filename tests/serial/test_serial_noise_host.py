@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Noise on the serial line during a game: answered with errors, never obeyed, and every charged
 # millisecond the same as a plain Game fed the same presses. The EV stream at each event.
 import json

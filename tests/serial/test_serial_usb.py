@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The USB CDC serial HAL with fake sys, select, micropython and machine modules: Ctrl-C is off
 # while it is open, reads never block, and the two ways back to the REPL. Plain asserts.
 import io

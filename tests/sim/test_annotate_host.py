@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim annotate` on files shaped like lichess, chess.com, KGS and OGS write them, read
 # back by readers annotate does not share: python-chess for PGN, a strict SGF reader written here.
 import io

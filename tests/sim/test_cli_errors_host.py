@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim` as a user runs it: a reader that leaves early, a file that is not UTF-8, a
 # non-ASCII command, a file named where a folder goes. One line on stderr, never a traceback.
 import os

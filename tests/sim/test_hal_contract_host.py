@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The desktop's real-time HALs keep the hal/__init__.py contract (tests/hal_contract.py): the
 # simulator's on a fake terminal and clock, the pty one in real time with its key lines on a pipe.
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The interactive simulator as a person uses it: keys into a pseudo-terminal, the screen read back.
 import os
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The README's and the guides' examples do what they say: every command example runs, the
 # scripted run prints what the README shows, each notation example is read by its notation, and
 # every test the docs cite exists, inside the repository.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim record` following clocks served on pseudo-terminals (`serve --pty` in
 # subprocesses): both files after every press, an undo, a new game, a clock unplugged and back.
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The replay command: a stable JSON Lines interface (CPython; runs `python -m sim replay`).
 import json
 import os

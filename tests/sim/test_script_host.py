@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Scripted runs: timed presses in virtual time, the frames printed as text (python -m sim script).
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The desktop real-time HAL: ticks like time.ticks_ms, wait() until a stamp or a key, keys as edges.
 import queue
 import threading

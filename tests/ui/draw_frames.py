@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Draws a fixed set of OLED frames and prints each as hex: run by CPython (the framebuf shim)
 # and by the MicroPython unix port (the C framebuf); test_framebuf_shim_host.py compares them.
 import sys

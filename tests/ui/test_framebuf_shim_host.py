@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The simulator's framebuf stand-in draws the same bytes as MicroPython's C framebuf.
 import os
 import subprocess

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The simulator's text pictures of display frames (CPython only).
 from sim import frames
 from clock.game import View

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The simulator's text pictures come from the table of display kinds: full size for each kind,
 # half size where the kind has one, and a point module's points.
 from boards import pico_oled, pico_tm1637

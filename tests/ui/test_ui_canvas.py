@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Drawing on the 128x64 MONO_VLSB frame with framebuf: bytes, pixels, clipping, text, digits.
 from ui import canvas, font
 from uiread import lit_count, text_at

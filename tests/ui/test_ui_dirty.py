@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The OLED screen lists the windows it changed: small ones for a tick or a press, and always
 # every changed pixel (the display driver sends nothing else).
 from clock.game import View

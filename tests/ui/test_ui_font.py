@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The glyph tables: the 5x7 font for ASCII 32..126 and the 7-segment alphabet.
 from ui import font
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: building the clock frames allocates nothing, changed or not.
 import micropython
 

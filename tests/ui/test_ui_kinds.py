@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The one table of display kinds (ui/kinds.py): every board's DISPLAY is in it, its screen is
 # made with the board's options, an unknown kind is refused, and the board can unload it.
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The OLED clock screen: what each half shows, where, and that a frame is built only on change.
 from clock.game import View
 from ui import canvas

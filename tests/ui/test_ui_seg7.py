@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The TM1637 frames: 8 segment bytes, left module then right, with the colon and flag conventions,
 # and the brightness of both.
 from clock.game import View

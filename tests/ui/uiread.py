@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Test helpers that read a 128x64 frame back: where 5x7 text is drawn (pure: CPython and MicroPython).
 from ui import canvas, font
 
