@@ -16,7 +16,7 @@ With no command: the interactive simulator, the board's own firmware in this ter
 (the keys are on screen). `script` runs timed presses in virtual time and prints the
 frames; `replay` prints a game's clocks after each ply as JSON Lines; `annotate` writes a
 clock's game record into the PGN or SGF of the moves; `record` follows clocks on USB and keeps
-their records on disk."""
+their records on disk; `web` serves the clock in a web page."""
 
 
 def replay_command(args):
@@ -271,6 +271,9 @@ def build_parser():
     noting.set_defaults(run=annotate_command)
     follow.add_command(commands)
     serial_cli.add_commands(commands)
+    from sim import web
+
+    web.add_command(commands)
     return parser
 
 
