@@ -68,7 +68,7 @@ class StoredFs:
         for key, text in json.loads(store.get_all(prefix)).items():
             path = key[len(prefix) :]
             try:
-                self.files[path] = binascii.a2b_base64(text)
+                self.files[path] = binascii.a2b_base64(text.encode())
             except (ValueError, TypeError):
                 self.unreadable.append(path)
 

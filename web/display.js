@@ -70,8 +70,6 @@ function segments(x, y) {
 const GAP = 16; // between digits
 const MODULE_GAP = 70; // between the two modules
 const MARGIN = 20;
-export const SEG_WIDTH = 2 * MARGIN + 8 * DIGIT_W + 6 * GAP + MODULE_GAP + 2 * GAP;
-export const SEG_HEIGHT = DIGIT_H + 2 * MARGIN + BAR;
 
 // Where digit `i` (0..7) sits: x of its cell.
 export function digitX(i) {
@@ -80,6 +78,9 @@ export function digitX(i) {
   const colonRoom = inModule >= 2 ? 2 * GAP : 0;
   return MARGIN + module * (4 * DIGIT_W + 3 * GAP + 2 * GAP + MODULE_GAP) + inModule * (DIGIT_W + GAP) + colonRoom;
 }
+
+export const SEG_WIDTH = digitX(7) + DIGIT_W + GAP + MARGIN;
+export const SEG_HEIGHT = DIGIT_H + 2 * MARGIN + BAR;
 
 // The centre of segment `s` of digit `i`, and of its mark (colon dot or point): a test's eye.
 export function segmentCentre(i, s) {

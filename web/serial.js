@@ -121,7 +121,15 @@ export class Link {
       this.onStray(line);
       return;
     }
-    if (line.startsWith("OK") || line.startsWith("ERR")) {
+    if (/[^ -~]/.test(line) || (/^PRESET LIST$/i.test(waiting.command) && !LISTED.test(line) && !/^(OK|ERR)/.test(line))) {
+      clearTimeout(waiting.timer);
+      this.waiting = null;
+      waiting.reject(
+        new ClockError(
+          `${this.channel.label} answered "${shorten(printable(line))}" to ${waiting.command}: not the clock's protocol (is the clock's firmware running there?)`,
+        ),
+      );
+    } else if (line.startsWith("OK") || line.startsWith("ERR")) {
       clearTimeout(waiting.timer);
       this.waiting = null;
       waiting.resolve({ ok: line.startsWith("OK"), final: line, lines: waiting.lines });
@@ -132,7 +140,7 @@ export class Link {
       this.waiting = null;
       waiting.reject(
         new ClockError(
-          `${this.channel.label} answered "${shorten(line)}" to ${waiting.command}: not the clock's protocol (is the clock's firmware running there?)`,
+          `${this.channel.label} answered "${shorten(printable(line))}" to ${waiting.command}: not the clock's protocol (is the clock's firmware running there?)`,
         ),
       );
     }
@@ -232,6 +240,10 @@ export class Link {
   static listing(presets) {
     return presets.map((p) => `${p.number} ${p.name} = ${p.spec}`).join("\n") + `\nOK ${presets.length} presets\n`;
   }
+}
+
+function printable(text) {
+  return text.replace(/[^ -~]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
 }
 
 function shorten(text) {
