@@ -176,6 +176,30 @@ try {
   check("a backup reads back whole", s.checked.listing && s.checked.problems.length === 0 && s.checked.entries.length === s.after.length);
   check("a bad presets file names each bad line", s.bad.problems.map((p) => p.line).join(",") === "2,3", JSON.stringify(s.bad.problems));
 
+  // A tab that sleeps: while it is hidden (here: a main thread held 4.5 s, no timer runs at all)
+  // the running clock is charged from timestamps; its flag falls at its own instant, not late.
+  await page.fill("#preset", "pgn:3");
+  await page.click("#preset-form button");
+  await page.waitForFunction(() => /using .*3 s/.test(document.getElementById("preset-answer").textContent));
+  const visibility = (hidden) =>
+    page.evaluate((h) => {
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => h });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  await visibility(true);
+  await page.click("#lever-left");
+  await page.evaluate(() => {
+    const end = performance.now() + 4500;
+    while (performance.now() < end);
+  });
+  await visibility(false);
+  await waitState(page, "over");
+  await window_record(page, "slept");
+  const end = result.record_slept.clock.log.find((e) => e.entry === "end");
+  check("a sleeping tab's flag falls at its instant", end && end.at_ms >= 3000 && end.at_ms <= 3001 && end.result.reason === "time", JSON.stringify(end));
+  result.sleep_note = await page.textContent("#sleep");
+  check("the page says what the tab's sleep did", /hidden 4\.\d s/.test(result.sleep_note), result.sleep_note);
+
   // The TM1637 board: its segments drawn from its frame bytes.
   await page.selectOption("#board", "pico_tm1637");
   await page.waitForFunction(() => window.clockPage.clock.info.board === "pico_tm1637");
@@ -190,24 +214,7 @@ try {
   check("the 7-segment digits drawn are the frame's", JSON.stringify(result.seg.canvas) === JSON.stringify(result.seg.frame), JSON.stringify(result.seg));
   check("no script error in the page", errors.length === 0, errors.join(" | "));
 
-  if (SHOTS) {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    await page.selectOption("#board", "pico_oled");
-    await page.waitForFunction(() => window.clockPage.clock.info.board === "pico_oled");
-    if ((await state(page)) === "resume") await page.click("#buttons [data-button=minus]");
-    await page.waitForTimeout(300);
-    await lever(page, "left", 1300);
-    await lever(page, "right", 900);
-    await page.screenshot({ path: path.join(SHOTS, "web-desktop.png") });
-    const phone = await browser.newContext({ viewport: { width: 844, height: 390 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    const small = await phone.newPage();
-    await small.goto(url);
-    await ready(small);
-    await small.tap("#lever-left");
-    await small.waitForTimeout(1500);
-    await small.screenshot({ path: path.join(SHOTS, "web-phone.png") });
-    await phone.close();
-  }
+  if (SHOTS) await screenshots(url);
 } finally {
   await browser.close();
   child.kill();
@@ -218,6 +225,29 @@ fs.writeFileSync(path.join(OUT, "result.json"), JSON.stringify(result, null, 1))
 const failed = result.checks.filter((c) => !c.ok);
 console.log(`browser: ${result.checks.length - failed.length} passed, ${failed.length} failed in ${result.seconds.toFixed(1)} s`);
 process.exit(failed.length ? 1 : 0);
+
+// The page at desktop and phone sizes, each from clean storage, a few moves into a game.
+async function screenshots(url) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const sizes = [
+    ["web-desktop.png", { viewport: { width: 1280, height: 900 } }],
+    ["web-phone.png", { viewport: { width: 844, height: 390 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+  ];
+  for (const [name, options] of sizes) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    await page.goto(url);
+    await ready(page);
+    const press = (side) => (options.hasTouch ? page.tap(`#lever-${side}`) : page.click(`#lever-${side}`));
+    for (const [side, ms] of [["left", 900], ["right", 1300], ["left", 700], ["right", 1100], ["left", 400]]) {
+      await press(side);
+      await page.waitForTimeout(ms);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SHOTS, name) });
+    await context.close();
+  }
+}
 
 async function window_record(page, when) {
   result["record_" + when] = await page.evaluate(async () => {
