@@ -284,7 +284,8 @@ function log(text) {
   pre.textContent = (pre.textContent + text + "\n").split("\n").slice(-12).join("\n");
 }
 
-async function refreshManager() {
+// The list as the clock has it; `then` (text, bad) is said when it is shown, else the count.
+async function refreshManager(then = null) {
   const list = $("manage-list");
   try {
     const presets = await link.presets();
@@ -310,21 +311,23 @@ async function refreshManager() {
         return li;
       }),
     );
-    say($("link-answer"), `${presets.length} presets on ${link.channel.label}`);
+    if (then) say($("link-answer"), then[0], then[1]);
+    else say($("link-answer"), `${presets.length} presets on ${link.channel.label}`);
   } catch (error) {
     say($("link-answer"), error.message, true);
   }
 }
 
 async function obey(command) {
+  let said;
   try {
     const answer = await link.command(command);
     log(`${command}: ${answer.final}`);
-    say($("link-answer"), answer.final.replace(/^(OK|ERR) /, ""), !answer.ok);
+    said = [answer.final.replace(/^(OK|ERR) /, ""), !answer.ok];
   } catch (error) {
-    say($("link-answer"), error.message, true);
+    said = [error.message, true];
   }
-  await refreshManager();
+  await refreshManager(said);
   refreshPresetList();
 }
 
@@ -336,19 +339,18 @@ async function reorder(presets, from, to) {
 }
 
 async function restoreList(entries, what) {
+  let said;
   try {
     const refused = await link.restore(entries, log);
     const now = await link.presets();
     const same = now.length === entries.length && now.every((p, i) => p.name === entries[i].name && p.spec === entries[i].spec);
-    say(
-      $("link-answer"),
-      same ? `${what}: the clock's list is ${now.length} presets, as asked` : `${what}: ${refused} commands refused; the clock's list is not the one asked (each change on the clock is whole: run it again)`,
-      !same,
-    );
+    said = same
+      ? [`${what}: the clock's list is ${now.length} presets, as asked`, false]
+      : [`${what}: ${refused} commands refused; the clock's list is not the one asked (each change on the clock is whole: run it again)`, true];
   } catch (error) {
-    say($("link-answer"), `${error.message} (each command the clock took is whole; check the list and try again)`, true);
+    said = [`${error.message} (each command the clock took is whole; check the list and try again)`, true];
   }
-  await refreshManager();
+  await refreshManager(said);
   refreshPresetList();
 }
 
@@ -401,6 +403,7 @@ $("connect").addEventListener("click", async () => {
   } catch (error) {
     if (boardLink) boardLink.channel.close();
     $("manager").open = true;
+    console.error("connect:", error);
     say($("link-answer"), "connect: " + error.message, true);
   }
 });

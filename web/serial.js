@@ -65,17 +65,16 @@ export class WebSerialChannel {
     }
   }
   async send(text) {
-    const writer = this.port.writable.getWriter();
-    try {
-      await writer.write(new TextEncoder().encode(text));
-    } finally {
-      writer.releaseLock();
-    }
+    // One writer for the port's life: writes queue in order, and a reply may come before the
+    // last write's promise settles.
+    if (!this.writer) this.writer = this.port.writable.getWriter();
+    await this.writer.write(new TextEncoder().encode(text));
   }
   async close() {
     this.closed = true;
     try {
       if (this.reader) await this.reader.cancel();
+      if (this.writer) this.writer.releaseLock();
       await this.port.close();
     } catch (error) {
       /* the port is gone already */

@@ -28,7 +28,7 @@ const started = Date.now();
 
 function check(name, ok, detail = "") {
   result.checks.push({ name, ok: !!ok, detail: String(detail) });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? ": " + String(detail).slice(0, 200) : ""}`);
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? ": " + String(detail).replace(/\n/g, " | ").slice(0, 200) : ""}`);
 }
 
 function serve() {
@@ -214,6 +214,7 @@ try {
   check("the 7-segment digits drawn are the frame's", JSON.stringify(result.seg.canvas) === JSON.stringify(result.seg.frame), JSON.stringify(result.seg));
   check("no script error in the page", errors.length === 0, errors.join(" | "));
 
+  await webSerial(url);
   if (SHOTS) await screenshots(url);
 } finally {
   await browser.close();
@@ -225,6 +226,88 @@ fs.writeFileSync(path.join(OUT, "result.json"), JSON.stringify(result, null, 1))
 const failed = result.checks.filter((c) => !c.ok);
 console.log(`browser: ${result.checks.length - failed.length} passed, ${failed.length} failed in ${result.seconds.toFixed(1)} s`);
 process.exit(failed.length ? 1 : 0);
+
+// Web Serial to a board: a second page runs the clock as the "board", and a stand-in for
+// navigator.serial in the first carries the bytes between them through this script, so the page's
+// Web Serial code, the protocol and the firmware's serial channel meet as they do over USB.
+async function webSerial(url) {
+  const boardContext = await browser.newContext();
+  const board = await boardContext.newPage();
+  await board.goto(url);
+  await ready(board);
+  const hostContext = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const host = await hostContext.newPage();
+  await host.exposeFunction("wireIn", (text) => board.evaluate((t) => window.clockPage.clock.serialIn(t), text));
+  await board.exposeFunction("wireOut", (text) => host.evaluate((t) => window.fakeSerialDeliver(t), text));
+  await board.evaluate(() => {
+    // The board's own page stops talking on its serial line: the host alone is on it.
+    window.clockPage.pageLink.channel.send = async () => {};
+    window.clockPage.clock.serialListeners.clear();
+    window.clockPage.clock.serialListeners.add((text) => window.wireOut(text));
+  });
+  await host.addInitScript(() => {
+    window.fakeSerialDeliver = () => {};
+    const serial = {
+      requestPort: async () => {
+        let controller;
+        const readable = new ReadableStream({ start: (c) => (controller = c) });
+        window.fakeSerialDeliver = (text) => controller.enqueue(new TextEncoder().encode(text));
+        const writable = new WritableStream({ write: (chunk) => window.wireIn(new TextDecoder().decode(chunk)) });
+        return { open: async () => {}, close: async () => {}, readable, writable, getInfo: () => ({ usbVendorId: 0x2e8a }) };
+      },
+    };
+    Object.defineProperty(navigator, "serial", { value: serial, configurable: true });
+  });
+  await host.goto(url);
+  await ready(host);
+  host.on("pageerror", (e) => check("no script error in the host page", false, e.message));
+  await host.click("#connect");
+  await host.waitForFunction(() => /board/.test(document.getElementById("link-name").textContent));
+  await host.waitForFunction(() => /on the board/.test(document.getElementById("link-answer").textContent));
+  const label = await host.textContent("#link-name");
+  check("Connect finds the board and lists its presets", /board on USB \(RP2040\)/.test(label) && (await host.$$("#manage-list li")).length === 16, label);
+  const reads = await host.textContent("#manage-list li:first-child .reads");
+  check("each preset is read in plain words", /5 min \+ 3 s/.test(reads), reads);
+
+  await host.fill("#add-name", "Club");
+  await host.fill("#add-spec", "G/10/5");
+  await host.click("#add-check");
+  const checked = await host.textContent("#link-answer");
+  await host.click("#add-form button[type=submit]");
+  await host.waitForFunction(() => document.querySelectorAll("#manage-list li").length === 17);
+  check("a preset is checked, then added to the board", /reads it: 10 min \+ 5 s/.test(checked), checked);
+
+  const [backup] = await Promise.all([host.waitForEvent("download"), host.click("#backup")]);
+  const backupPath = path.join(OUT, "board-presets.txt");
+  await backup.saveAs(backupPath);
+  const listing = fs.readFileSync(backupPath, "utf8");
+  check("the board's presets back up as a listing", /^17 Club = chessclock:G\/10\/5$/m.test(listing) && /^OK 17 presets$/m.test(listing), listing.split("\n").slice(-3).join(" | "));
+
+  await host.setInputFiles("#restore", { name: "bad.txt", mimeType: "text/plain", buffer: Buffer.from("Blitz = 5+3\nBroken = 5+x\n") });
+  await host.waitForFunction(() => /nothing was sent/.test(document.getElementById("link-answer").textContent));
+  const afterBad = await board.evaluate(() => window.clockPage.clock.page.info());
+  const boardList = await board.evaluate(() => localStorage.getItem("tournament-clock/pico_oled/data/presets.txt"));
+  check("a file with a bad line is refused whole, nothing sent", atob(boardList).includes("Club = chessclock:G/10/5") && JSON.parse(afterBad).state === "ready", await host.textContent("#link-answer"));
+
+  const small = listing.split("\n").filter((l) => /^\d+ /.test(l)).slice(0, 3).reverse().map((l, i) => l.replace(/^\d+ /, `${i + 1} `));
+  await host.setInputFiles("#restore", { name: "three.txt", mimeType: "text/plain", buffer: Buffer.from(small.join("\n") + "\nOK 3 presets\n") });
+  await host.waitForFunction(() => /restored three.txt/.test(document.getElementById("link-answer").textContent));
+  await host.waitForFunction(() => document.querySelectorAll("#manage-list li").length === 3);
+  const restored = await host.evaluate(() => [...document.querySelectorAll("#manage-list li b")].map((b) => b.textContent));
+  const said = await host.textContent("#link-answer");
+  check("a backup restores the list exactly, in its order", JSON.stringify(restored) === JSON.stringify(small.map((l) => l.replace(/^\d+ /, "").split(" = ")[0])) && /as asked/.test(said), said + " " + restored);
+
+  // Follow a game live: levers pressed on the board, the host's record follows (STREAM).
+  await board.click("#lever-left");
+  await board.waitForTimeout(400);
+  await board.click("#lever-right");
+  await board.waitForTimeout(300);
+  await board.click("#lever-left");
+  await host.waitForFunction(() => document.querySelectorAll("#record tbody tr").length === 2, null, { timeout: 5000 });
+  check("the host follows the board's game live", true, await host.textContent("#record-state"));
+  await hostContext.close();
+  await boardContext.close();
+}
 
 // The page at desktop and phone sizes, each from clean storage, a few moves into a game.
 async function screenshots(url) {
