@@ -53,7 +53,8 @@ def annotated(kind, record, moves):
         raise AnnotateError("the record is not the clock's game record")
     if not moves.strip():
         plies = record.get("plies")
-        clock = record.get("clock") or {}
+        clock = record.get("clock")
+        clock = clock if isinstance(clock, dict) else {}
         moves = skeleton(kind, len(plies) if isinstance(plies, list) else 0, clock.get("result"))
     with tempfile.TemporaryDirectory(prefix="clock-web-") as folder:
         record_path = os.path.join(folder, "game.json")
@@ -73,9 +74,13 @@ def annotated(kind, record, moves):
             out=out,
         )
         notes = []
-        annotate.run(args, notes.append)
+        try:
+            annotate.run(args, notes.append)
+        except AnnotateError as error:
+            said = str(error).replace(record_path, "the record").replace(moves_path, "the moves")
+            raise AnnotateError(said)
         with open(out, encoding="utf-8", errors="surrogateescape") as handle:
-            return handle.read().replace(folder + os.sep, "")
+            return handle.read()
 
 
 class Handler(SimpleHTTPRequestHandler):
@@ -98,7 +103,7 @@ class Handler(SimpleHTTPRequestHandler):
         try:
             body = json.loads(self.rfile.read(length).decode("utf-8"))
             text = annotated(body.get("kind"), body.get("record"), body.get("moves") or "")
-        except (ValueError, AttributeError) as error:
+        except (ValueError, AttributeError, TypeError, KeyError) as error:
             return self._answer(400, str(error).replace("\n", " "))
         return self._answer(200, text)
 
