@@ -61,10 +61,17 @@ export class Clock {
     ]);
     this.mp = mp;
     this.boards = bundle.boards;
-    for (const [path, text] of Object.entries(bundle.files)) {
+    const made = new Set();
+    const put = (path, data) => {
       const full = "/clock/" + path;
-      mp.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-      mp.FS.writeFile(full, text);
+      const folder = full.slice(0, full.lastIndexOf("/"));
+      if (!made.has(folder)) mp.FS.mkdirTree(folder);
+      made.add(folder);
+      mp.FS.writeFile(full, data);
+    };
+    for (const [path, text] of Object.entries(bundle.files)) put(path, text);
+    for (const [path, data] of Object.entries(bundle.compiled || {})) {
+      put(path, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
     }
     mp.globals.set("page_js", pageObject(this));
     mp.runPython(
