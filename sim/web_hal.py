@@ -13,6 +13,7 @@ from clock import ticks
 from sim.hal_base import HEALTHY_MV, DesktopBuzzer, DesktopHal
 
 _ENOENT = 2
+_ENOSPC = 28
 _S_IFDIR = 0x4000
 _S_IFREG = 0x8000
 TMP = ".tmp"
@@ -53,8 +54,8 @@ class StoredFile:
 
 class StoredFs:
     """The os-like module (and open) hal.storage.Storage needs, its files in a key-value `store`
-    (the page's localStorage: get_all(prefix) -> JSON {key: base64}, put(key, text),
-    drop(key)) under keys `prefix` + path. A file is stored when it is closed; rename is one
+    (the page's localStorage: get_all(prefix) -> JSON {key: base64}, put(key, text) -> false
+    when the store is full, drop(key)) under keys `prefix` + path. A file is stored when it is closed; rename is one
     put and one drop, so Storage's temp-then-rename leaves, whatever instant the page goes, the
     old file or the new one in the store. A stored value that is not base64 is left out and
     named in `unreadable`."""
@@ -73,9 +74,11 @@ class StoredFs:
                 self.unreadable.append(path)
 
     def _put(self, path, data):
-        self.files[path] = data
         if not path.endswith(TMP):
-            self.store.put(self.prefix + path, binascii.b2a_base64(data).decode().strip())
+            text = binascii.b2a_base64(data).decode().strip()
+            if self.store.put(self.prefix + path, text) is False:
+                raise OSError(_ENOSPC)  # as a full flash: the old file stays
+        self.files[path] = data
 
     def open(self, path, mode="r"):
         if "w" in mode:

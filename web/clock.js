@@ -24,7 +24,15 @@ function pageObject(clock) {
       }
       return JSON.stringify(found);
     },
-    put: (key, text) => localStorage.setItem(key, text),
+    put: (key, text) => {
+      try {
+        localStorage.setItem(key, text);
+        return true;
+      } catch (error) {
+        clock.el.onNote("the browser's storage is full: the clock's last change was not kept");
+        return false;
+      }
+    },
     drop: (key) => localStorage.removeItem(key),
   };
 }

@@ -413,6 +413,13 @@ $("disconnect").addEventListener("click", async () => {
   await old.channel.close();
 });
 
+// Another tab of this page writes the same storage: two clocks would overwrite each other.
+window.addEventListener("storage", (event) => {
+  if (clock.board && event.key && event.key.startsWith(`tournament-clock/${clock.board}/`)) {
+    note("another tab of this page runs this board's clock too: close one of them (or reload this one)");
+  }
+});
+
 // --- a tab that sleeps ----------------------------------------------------------------------------
 
 let hiddenAt = null;

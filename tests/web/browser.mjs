@@ -297,12 +297,13 @@ async function webSerial(url) {
   const said = await host.textContent("#link-answer");
   check("a backup restores the list exactly, in its order", JSON.stringify(restored) === JSON.stringify(small.map((l) => l.replace(/^\d+ /, "").split(" = ")[0])) && /as asked/.test(said), said + " " + restored);
 
-  // Follow a game live: levers pressed on the board, the host's record follows (STREAM).
-  await board.click("#lever-left");
+  // Follow a game live: the board's levers pressed by its keys (a, l), the host's record follows
+  // (STREAM).
+  await board.keyboard.press("a");
   await board.waitForTimeout(400);
-  await board.click("#lever-right");
+  await board.keyboard.press("l");
   await board.waitForTimeout(300);
-  await board.click("#lever-left");
+  await board.keyboard.press("ArrowLeft");
   await host.waitForFunction(() => document.querySelectorAll("#record tbody tr").length === 2, null, { timeout: 5000 });
   check("the host follows the board's game live", true, await host.textContent("#record-state"));
   await hostContext.close();

@@ -21,6 +21,7 @@ class Store:
     def __init__(self, items=None):
         self.items = dict(items or {})
         self.log = []
+        self.full = False
 
     def get_all(self, prefix):
         found = {}
@@ -31,7 +32,10 @@ class Store:
 
     def put(self, key, text):
         self.log.append(("put", key))
+        if self.full:
+            return False
         self.items[key] = text
+        return True
 
     def drop(self, key):
         self.log.append(("drop", key))
@@ -91,6 +95,16 @@ def test_folders_and_removal_reach_the_store():
     record.remove("1.txt")
     record.remove("1.txt")  # no error when it is not there
     assert store.items == {}
+
+
+def test_a_full_store_fails_the_write_as_a_full_flash_and_keeps_the_old_file():
+    hal, _page, store = rig()
+    hal.storage.write("settings.txt", b"old")
+    store.full = True
+    error = raises(OSError, hal.storage.write, "settings.txt", b"new")
+    assert error.args[0] == 28
+    assert hal.storage.read("settings.txt") == b"old"
+    assert hal.storage.names() == ["settings.txt"]  # no temporary copy left
 
 
 def test_a_stored_value_that_is_not_base64_is_left_out_and_named():
