@@ -114,6 +114,27 @@ $("board").addEventListener("change", () => {
   connectPage();
 });
 
+// While a clock runs, the screen of a phone stays on (where the browser allows it: Wake Lock
+// needs a secure page, such as localhost).
+let wakeLock = null;
+async function keepAwake(running) {
+  try {
+    if (running && !wakeLock && navigator.wakeLock) {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => (wakeLock = null));
+    } else if (!running && wakeLock) {
+      await wakeLock.release();
+    }
+  } catch (error) {
+    wakeLock = null; // refused (a hidden tab, an insecure page): the screen may dim
+  }
+}
+
+$("fullscreen").addEventListener("click", () => {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+});
+
 function frameChanged(info) {
   for (const element of document.querySelectorAll("#buttons [data-button]")) {
     element.hidden = !info.buttons.includes(element.dataset.button);
@@ -122,6 +143,7 @@ function frameChanged(info) {
   $("status").textContent = `${info.board}: ${info.state}, ${info.game_preset || "saved game"}`;
   if (info.state !== lastState) {
     lastState = info.state;
+    keepAwake(info.state === "running" || info.state === "interim");
     if (link && link === pageLink) refreshRecord();
   }
 }
@@ -432,6 +454,7 @@ document.addEventListener("visibilitychange", () => {
     return;
   }
   if (hiddenAt === null) return;
+  keepAwake(lastState === "running" || lastState === "interim"); // a lock ends when a tab hides
   const slept = (performance.now() - hiddenAt) / 1000;
   const passes = clock.steps - clock.stepsHidden;
   clock.pump(); // at once: the clock catches up from the timestamps
