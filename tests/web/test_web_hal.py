@@ -159,3 +159,16 @@ def test_the_app_runs_on_it_a_press_charged_from_its_stamp():
     game = json.loads(answer[3:])
     assert game["plies"] == [{"elapsed_ms": 3000}]
     assert hal.display.writes >= 2
+
+
+def test_it_keeps_the_hal_contract_but_for_a_wait_that_sleeps():
+    import hal_contract
+
+    hal, page, _store = rig()
+    hal_contract.check_interface(hal)
+    hal_contract.check_storage_round_trips(hal.storage)
+    contract_rig = type("Rig", (), {"hal": hal, "frame_bytes": 1024})()
+    hal_contract.check_display_shows_and_clears_the_windows(contract_rig)
+    hal_contract.check_buzzer_plays_updates_and_stops(hal)
+    hal_contract.check_edges_pushed_come_back_in_order(hal)
+    assert page.tones == [(2000, 50), (1000, 500)]  # each tone reaches the page's speaker
