@@ -137,19 +137,19 @@ class StoredFs:
 
 class PageLeds:
     """The running-side lights: set() tells the page (`show(left_on, right_on)`) only when a
-    level changed; `left` and `right` are the levels."""
+    level changed; `left_on` and `right_on` are the levels."""
 
     def __init__(self, show):
         self.show = show
-        self.left = False
-        self.right = False
+        self.left_on = False
+        self.right_on = False
 
     def set(self, left_on, right_on):
         left_on = bool(left_on)
         right_on = bool(right_on)
-        if left_on != self.left or right_on != self.right:
-            self.left = left_on
-            self.right = right_on
+        if left_on != self.left_on or right_on != self.right_on:
+            self.left_on = left_on
+            self.right_on = right_on
             self.show(left_on, right_on)
 
 

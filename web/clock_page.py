@@ -114,7 +114,7 @@ class Page:
                 "game_preset": app.game_preset_name(),
                 "spec": app.spec,
                 "muted": app.settings.muted,
-                "leds": [self.hal.leds.left, self.hal.leds.right],
+                "leds": [self.hal.leds.left_on, self.hal.leds.right_on],
                 "notes": self.notes,
                 "set_hold_ms": SET_HOLD_MS,
                 "reset_hold_ms": RESET_HOLD_MS,

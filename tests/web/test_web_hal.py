@@ -134,6 +134,14 @@ def test_the_lights_are_told_only_when_a_level_changes():
     hal.leds.set(True, False)
     hal.leds.set(False, False)
     assert page.lights == [(True, False), (False, False)]
+    assert (hal.leds.left_on, hal.leds.right_on) == (False, False)
+
+
+def test_a_muted_page_keeps_the_tone_from_its_speaker_not_from_the_clock():
+    hal, page, _store = rig()
+    hal.buzzer.muted = True
+    hal.buzzer.play(2000, 50, 1000)
+    assert page.tones == [] and hal.buzzer.last == (2000, 50, 1000)
 
 
 def test_the_app_runs_on_it_a_press_charged_from_its_stamp():
