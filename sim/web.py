@@ -126,12 +126,18 @@ def build():
         raise ValueError(
             "web/node_modules has no MicroPython WebAssembly build: run `make web` (npm installs it)"
         )
+    import subprocess
+
     sys.path.insert(0, WEB)
     try:
         import bundle
     finally:
         sys.path.pop(0)
-    return bundle.write()
+    try:
+        return bundle.write()
+    except subprocess.CalledProcessError as error:
+        said = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        raise ValueError("mpy-cross refused %s: %s" % (error.cmd[-1], said[-1] if said else "?"))
 
 
 def server(host="127.0.0.1", port=8000, verbose=False):
