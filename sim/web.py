@@ -169,10 +169,10 @@ def web_command(args):
         return 2
     host, port = httpd.server_address[:2]
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(
-        "the clock's page: http://%s:%d/  (%d modules; Ctrl-C stops)"
-        % (shown, port, len(data["files"]))
-    )
+    count = len(data["files"]) + len(data["compiled"])
+    print("the clock's page: http://%s:%d/  (%d modules; Ctrl-C stops)" % (shown, port, count))
+    if host == "0.0.0.0":
+        print("from a phone on the same network: http://THIS-COMPUTER'S-ADDRESS:%d/" % port)
     sys.stdout.flush()
     try:
         httpd.serve_forever()
