@@ -16,7 +16,7 @@ With no command: the interactive simulator, the board's own firmware in this ter
 (the keys are on screen). `script` runs timed presses in virtual time and prints the
 frames; `replay` prints a game's clocks after each ply as JSON Lines; `annotate` writes a
 clock's game record into the PGN or SGF of the moves; `record` follows clocks on USB and keeps
-their records on disk; `web` serves the clock in a web page."""
+their records on disk."""
 
 
 def replay_command(args):
