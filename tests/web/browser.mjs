@@ -197,6 +197,8 @@ try {
   await window_record(page, "slept");
   const end = result.record_slept.clock.log.find((e) => e.entry === "end");
   check("a sleeping tab's flag falls at its instant", end && end.at_ms >= 3000 && end.at_ms <= 3001 && end.result.reason === "time", JSON.stringify(end));
+  const tone = await page.evaluate(() => window.clockPage.clock.lastTone);
+  check("the flag sounds through the page's speaker", tone && tone.hz > 0 && tone.ms > 0, JSON.stringify(tone));
   result.sleep_note = await page.textContent("#sleep");
   check("the page says what the tab's sleep did", /hidden 4\.\d s/.test(result.sleep_note), result.sleep_note);
 
