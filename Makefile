@@ -5,7 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.installed
 
-.PHONY: sim test bench format clean
+ENGINE := web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+
+.PHONY: sim web test bench format clean
 
 $(READY): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +16,14 @@ $(READY): requirements-dev.txt
 
 sim: $(READY)
 	$(BIN)/python -m sim $(ARGS)
+
+# The clock in a web page: the pinned MicroPython WebAssembly build from npm, then the server.
+web: $(READY) | $(ENGINE)
+	$(BIN)/python -m sim web $(ARGS)
+
+$(ENGINE):
+	@command -v npm >/dev/null || { echo "make web needs npm (Debian: apt-get install npm)"; exit 2; }
+	cd web && npm ci --omit=dev --no-audit --no-fund --loglevel=error
 
 test: $(READY)
 	bash tests/run_all.sh
@@ -25,4 +35,4 @@ format: $(READY)
 	$(BIN)/black -q -l 99 firmware hal sim tests boards bench conftest.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .hypothesis web/node_modules web/build

@@ -298,6 +298,9 @@ def build_parser():
     sticker.set_defaults(run=label_command)
     follow.add_command(commands)
     serial_cli.add_commands(commands)
+    from sim import web
+
+    web.add_command(commands)
     return parser
 
 

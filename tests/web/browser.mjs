@@ -1,0 +1,343 @@
+// The page in a real browser: Debian's headless Chromium driven by playwright-core. Plays a game
+// by clicking the levers, reads the drawn display back, checks a preset error, reloads mid-game,
+// refuses a corrupt stored game, talks the serial protocol to the page's clock, and downloads
+// the record. Writes what it saw into OUT (result.json, the downloads) for tests/web/check_web.py,
+// which compares it with the CPython simulator and python-chess. Usage:
+//   node tests/web/browser.mjs OUT [--screenshots DIR]
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "../../web/node_modules/playwright-core/index.mjs";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const OUT = path.resolve(process.argv[2] || "build/web-test");
+const shotsAt = process.argv.indexOf("--screenshots");
+const SHOTS = shotsAt > 0 ? path.resolve(process.argv[shotsAt + 1]) : null;
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const result = { checks: [] };
+const started = Date.now();
+
+function check(name, ok, detail = "") {
+  result.checks.push({ name, ok: !!ok, detail: String(detail) });
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? ": " + String(detail).replace(/\n/g, " | ").slice(0, 200) : ""}`);
+}
+
+function serve() {
+  return new Promise((resolve, reject) => {
+    const python = fs.existsSync(path.join(ROOT, ".venv/bin/python")) ? path.join(ROOT, ".venv/bin/python") : "python3";
+    const child = spawn(python, ["-m", "sim", "web", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    let seen = "";
+    child.stdout.on("data", (data) => {
+      seen += data;
+      const found = /http:\/\/[^ ]+?:(\d+)\//.exec(seen);
+      if (found) resolve({ child, url: `http://127.0.0.1:${found[1]}/` });
+    });
+    child.on("exit", (code) => reject(new Error(`python -m sim web exited ${code}: ${seen}`)));
+  });
+}
+
+const ready = (page) => page.waitForFunction(() => document.body.classList.contains("ready") && window.clockPage, null, { timeout: 30000 });
+const state = (page) => page.evaluate(() => window.clockPage.clock.info.state);
+async function waitState(page, wanted, ms = 5000) {
+  await page.waitForFunction((w) => window.clockPage && window.clockPage.clock.info.state === w, wanted, { timeout: ms });
+}
+async function lever(page, side, waitMs) {
+  await page.click(`#lever-${side}`);
+  await page.waitForTimeout(waitMs);
+}
+
+const { child, url } = await serve();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+fs.mkdirSync(OUT, { recursive: true });
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message.slice(0, 300)));
+  const t0 = Date.now();
+  await page.goto(url);
+  await ready(page);
+  result.load_ms = Date.now() - t0;
+  check("the page loads and the clock starts", (await state(page)) === "ready", `${result.load_ms} ms`);
+
+  // A preset error is the clock's own one-line message; a good preset is read back in words.
+  await page.fill("#preset", "5+x");
+  await page.click("#preset-form button");
+  await page.waitForFunction(() => document.getElementById("preset-answer").textContent !== "");
+  const bad = await page.textContent("#preset-answer");
+  result.preset_error = bad;
+  check("a bad preset shows the clock's error", /expected an increment/.test(bad) && (await page.getAttribute("#preset-answer", "class")).includes("bad"), bad);
+  await page.fill("#preset", "pgn:15+1"); // under 20 s the display shows tenths
+  await page.click("#preset-form button");
+  await page.waitForFunction(() => /using/.test(document.getElementById("preset-answer").textContent));
+  result.preset_used = await page.textContent("#preset-answer");
+  check("a good preset is used, read in words", /15 s \+ 1 s/.test(result.preset_used), result.preset_used);
+
+  // A fresh start on the chosen preset: the trace a replay needs starts at this boot.
+  await page.reload();
+  await ready(page);
+  await lever(page, "left", 300); // the left lever starts the right clock
+  const gaps = [700, 450, 900, 300, 600];
+  for (const [i, gap] of gaps.entries()) await lever(page, i % 2 ? "left" : "right", gap);
+  await page.click("#buttons [data-button=play]");
+  await waitState(page, "paused");
+  await page.waitForTimeout(200);
+  result.oled = await page.evaluate(async () => {
+    const display = await import("./display.js");
+    const clock = window.clockPage.clock;
+    return { canvas: display.readOled(document.getElementById("display")), trace: clock.trace(), leds: clock.leds };
+  });
+  const frameHex = result.oled.trace.frame;
+  check("the paused game's frame is drawn", frameHex.length === 2048, `${frameHex.length / 2} bytes`);
+  await window_record(page, "paused");
+  check("the record has the five plies", result.record_paused.plies.length === 5, result.record_paused.plies.length);
+
+  // Reload mid-game: the game is offered as after a power cut, and resumes with its plies.
+  await page.reload();
+  await ready(page);
+  check("after a reload the game is offered to resume", (await state(page)) === "resume");
+  await page.click("#buttons [data-button=play]");
+  await page.waitForFunction(() => window.clockPage.clock.info.state !== "resume");
+  result.after_resume = await state(page);
+  await window_record(page, "resumed");
+  check(
+    "the resumed game has the same record",
+    JSON.stringify(result.record_resumed.plies) === JSON.stringify(result.record_paused.plies),
+    `${result.record_resumed.plies.length} plies, state ${result.after_resume}`,
+  );
+  await page.click("#buttons [data-button=play]"); // a paused game resumes; a ply more
+  await page.waitForTimeout(250);
+  await lever(page, result.record_paused.plies.length % 2 ? "left" : "right", 100);
+  await lever(page, "left", 50);
+  await page.click("#buttons [data-button=play]");
+  await page.waitForTimeout(300);
+
+  // Downloads: the record as JSON, PGN with %clk and SGF with BL/WL, through the page's buttons.
+  for (const kind of ["json", "pgn", "sgf"]) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(`#download-${kind}`)]);
+    await download.saveAs(path.join(OUT, `clock-game.${kind}`));
+  }
+  check("the record downloads as JSON, PGN and SGF", ["json", "pgn", "sgf"].every((k) => fs.existsSync(path.join(OUT, `clock-game.${k}`))));
+
+  // A clock that answers garbage, or nothing: a clear message, and nothing half done.
+  result.garbage = await page.evaluate(async () => {
+    const { Link } = await import("./serial.js");
+    const fake = (answer) => ({ label: "a test port", onText(h) { this.h = h; }, async send() { if (answer) setTimeout(() => this.h(answer), 5); } });
+    const out = {};
+    for (const [name, answer] of [["garbage", "\x00\xffgarbage\r\n"], ["silent", null], ["garbled list", "1 Blitz = G/5/3\nbanana\nOK 2 presets\n"]]) {
+      try {
+        await new Link(fake(answer), 300).presets();
+        out[name] = "no error";
+      } catch (error) {
+        out[name] = error.message;
+      }
+    }
+    return out;
+  });
+  check("garbage from a port is a clear error", /not the clock's protocol/.test(result.garbage.garbage), result.garbage.garbage);
+  check("a port that does not answer is a clear error", /no answer from a test port/.test(result.garbage.silent), result.garbage.silent);
+  check("a garbled list is refused whole", /answered "banana"/.test(result.garbage["garbled list"]), result.garbage["garbled list"]);
+
+  // A corrupt stored game is refused, and the page starts clean, saying so.
+  await page.evaluate(() => localStorage.setItem("tournament-clock/pico_oled/data/game.txt", btoa("clock-game 2\nnot a game\n")));
+  await page.reload();
+  await ready(page);
+  const notes = await page.textContent("#notes");
+  check("a corrupt stored game is refused, saying so", /could not be read back/.test(notes) && (await state(page)) === "ready", notes);
+  check("the corrupt file is gone from storage", await page.evaluate(() => localStorage.getItem("tournament-clock/pico_oled/data/game.txt") === null));
+
+  // The serial protocol against the page's own clock, no game in progress: list, check, reorder,
+  // back up, restore.
+  result.serial = await page.evaluate(async () => {
+    const link = window.clockPage.pageLink;
+    const { Link } = await import("./serial.js");
+    const before = await link.presets();
+    const order = before.slice();
+    order.splice(0, 2, before[1], before[0]);
+    const refused = await link.restore(order);
+    const after = await link.presets();
+    const listing = Link.listing(after);
+    const checked = window.clockPage.clock.checkPresets(listing);
+    const bad = window.clockPage.clock.checkPresets("Blitz = 5+3\nOops = 5+x\nno equals here\n");
+    return { before: before.map((p) => p.name), after: after.map((p) => p.name), refused, listing, checked, bad, ping: await link.ok("PING") };
+  });
+  const s = result.serial;
+  check("PING answers pong", s.ping === "pong");
+  check("reordering swaps the first two presets", s.after[0] === s.before[1] && s.after[1] === s.before[0] && s.after.length === s.before.length, s.after.slice(0, 3));
+  check("a backup reads back whole", s.checked.listing && s.checked.problems.length === 0 && s.checked.entries.length === s.after.length);
+  check("a bad presets file names each bad line", s.bad.problems.map((p) => p.line).join(",") === "2,3", JSON.stringify(s.bad.problems));
+
+  // A tab that sleeps: while it is hidden (here: a main thread held 4.5 s, no timer runs at all)
+  // the running clock is charged from timestamps; its flag falls at its own instant, not late.
+  await page.fill("#preset", "pgn:3");
+  await page.click("#preset-form button");
+  await page.waitForFunction(() => /using .*3 s/.test(document.getElementById("preset-answer").textContent));
+  const visibility = (hidden) =>
+    page.evaluate((h) => {
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => h });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  await visibility(true);
+  await page.click("#lever-left");
+  await page.evaluate(() => {
+    const end = performance.now() + 4500;
+    while (performance.now() < end);
+  });
+  await visibility(false);
+  await waitState(page, "over");
+  await window_record(page, "slept");
+  const end = result.record_slept.clock.log.find((e) => e.entry === "end");
+  check("a sleeping tab's flag falls at its instant", end && end.at_ms >= 3000 && end.at_ms <= 3001 && end.result.reason === "time", JSON.stringify(end));
+  const tone = await page.evaluate(() => window.clockPage.clock.lastTone);
+  check("the flag sounds through the page's speaker", tone && tone.hz > 0 && tone.ms > 0, JSON.stringify(tone));
+  result.sleep_note = await page.textContent("#sleep");
+  check("the page says what the tab's sleep did", /hidden 4\.\d s/.test(result.sleep_note), result.sleep_note);
+
+  // The TM1637 board: its segments drawn from its frame bytes.
+  await page.selectOption("#board", "pico_tm1637");
+  await page.waitForFunction(() => window.clockPage.clock.info.board === "pico_tm1637");
+  await lever(page, "right", 400);
+  await page.click("#buttons [data-button=play]");
+  await page.waitForTimeout(200);
+  result.seg = await page.evaluate(async () => {
+    const display = await import("./display.js");
+    const clock = window.clockPage.clock;
+    return { canvas: display.readSeg(document.getElementById("display"), clock.info.points), frame: Array.from(clock.frame.slice(0, 8)), state: clock.info.state };
+  });
+  check("the 7-segment digits drawn are the frame's", JSON.stringify(result.seg.canvas) === JSON.stringify(result.seg.frame), JSON.stringify(result.seg));
+  check("no script error in the page", errors.length === 0, errors.join(" | "));
+
+  await webSerial(url);
+  if (SHOTS) await screenshots(url);
+} finally {
+  await browser.close();
+  child.kill();
+}
+
+result.seconds = (Date.now() - started) / 1000;
+fs.writeFileSync(path.join(OUT, "result.json"), JSON.stringify(result, null, 1));
+const failed = result.checks.filter((c) => !c.ok);
+console.log(`browser: ${result.checks.length - failed.length} passed, ${failed.length} failed in ${result.seconds.toFixed(1)} s`);
+process.exit(failed.length ? 1 : 0);
+
+// Web Serial to a board: a second page runs the clock as the "board", and a stand-in for
+// navigator.serial in the first carries the bytes between them through this script, so the page's
+// Web Serial code, the protocol and the firmware's serial channel meet as they do over USB.
+async function webSerial(url) {
+  const boardContext = await browser.newContext();
+  const board = await boardContext.newPage();
+  await board.goto(url);
+  await ready(board);
+  const hostContext = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const host = await hostContext.newPage();
+  await host.exposeFunction("wireIn", (text) => board.evaluate((t) => window.clockPage.clock.serialIn(t), text));
+  await board.exposeFunction("wireOut", (text) => host.evaluate((t) => window.fakeSerialDeliver(t), text));
+  await board.evaluate(() => {
+    // The board's own page stops talking on its serial line: the host alone is on it.
+    window.clockPage.pageLink.channel.send = async () => {};
+    window.clockPage.clock.serialListeners.clear();
+    window.clockPage.clock.serialListeners.add((text) => window.wireOut(text));
+  });
+  await host.addInitScript(() => {
+    window.fakeSerialDeliver = () => {};
+    const serial = {
+      requestPort: async () => {
+        let controller;
+        const readable = new ReadableStream({ start: (c) => (controller = c) });
+        window.fakeSerialDeliver = (text) => controller.enqueue(new TextEncoder().encode(text));
+        const writable = new WritableStream({ write: (chunk) => window.wireIn(new TextDecoder().decode(chunk)) });
+        return { open: async () => {}, close: async () => {}, readable, writable, getInfo: () => ({ usbVendorId: 0x2e8a }) };
+      },
+    };
+    Object.defineProperty(navigator, "serial", { value: serial, configurable: true });
+  });
+  await host.goto(url);
+  await ready(host);
+  host.on("pageerror", (e) => check("no script error in the host page", false, e.message));
+  await host.click("#connect");
+  await host.waitForFunction(() => /board/.test(document.getElementById("link-name").textContent));
+  await host.waitForFunction(() => /on the board/.test(document.getElementById("link-answer").textContent));
+  const label = await host.textContent("#link-name");
+  check("Connect finds the board and lists its presets", /board on USB \(RP2040\)/.test(label) && (await host.$$("#manage-list li")).length === 16, label);
+  const reads = await host.textContent("#manage-list li:first-child .reads");
+  check("each preset is read in plain words", /5 min \+ 3 s/.test(reads), reads);
+
+  await host.fill("#add-name", "Club");
+  await host.fill("#add-spec", "G/10/5");
+  await host.click("#add-check");
+  const checked = await host.textContent("#link-answer");
+  await host.click("#add-form button[type=submit]");
+  await host.waitForFunction(() => document.querySelectorAll("#manage-list li").length === 17);
+  check("a preset is checked, then added to the board", /reads it: 10 min \+ 5 s/.test(checked), checked);
+
+  const [backup] = await Promise.all([host.waitForEvent("download"), host.click("#backup")]);
+  const backupPath = path.join(OUT, "board-presets.txt");
+  await backup.saveAs(backupPath);
+  const listing = fs.readFileSync(backupPath, "utf8");
+  check("the board's presets back up as a listing", /^17 Club = chessclock:G\/10\/5$/m.test(listing) && /^OK 17 presets$/m.test(listing), listing.split("\n").slice(-3).join(" | "));
+
+  await host.setInputFiles("#restore", { name: "bad.txt", mimeType: "text/plain", buffer: Buffer.from("Blitz = 5+3\nBroken = 5+x\n") });
+  await host.waitForFunction(() => /nothing was sent/.test(document.getElementById("link-answer").textContent));
+  const afterBad = await board.evaluate(() => window.clockPage.clock.page.info());
+  const boardList = await board.evaluate(() => localStorage.getItem("tournament-clock/pico_oled/data/presets.txt"));
+  check("a file with a bad line is refused whole, nothing sent", atob(boardList).includes("Club = chessclock:G/10/5") && JSON.parse(afterBad).state === "ready", await host.textContent("#link-answer"));
+
+  const small = listing.split("\n").filter((l) => /^\d+ /.test(l)).slice(0, 3).reverse().map((l, i) => l.replace(/^\d+ /, `${i + 1} `));
+  await host.setInputFiles("#restore", { name: "three.txt", mimeType: "text/plain", buffer: Buffer.from(small.join("\n") + "\nOK 3 presets\n") });
+  await host.waitForFunction(() => /restored three.txt/.test(document.getElementById("link-answer").textContent));
+  await host.waitForFunction(() => document.querySelectorAll("#manage-list li").length === 3);
+  const restored = await host.evaluate(() => [...document.querySelectorAll("#manage-list li b")].map((b) => b.textContent));
+  const said = await host.textContent("#link-answer");
+  check("a backup restores the list exactly, in its order", JSON.stringify(restored) === JSON.stringify(small.map((l) => l.replace(/^\d+ /, "").split(" = ")[0])) && /as asked/.test(said), said + " " + restored);
+
+  // Follow a game live: the board's levers pressed by its keys (a, l), the host's record follows
+  // (STREAM).
+  await board.keyboard.press("a");
+  await board.waitForTimeout(400);
+  await board.keyboard.press("l");
+  await board.waitForTimeout(300);
+  await board.keyboard.press("ArrowLeft");
+  await host.waitForFunction(() => document.querySelectorAll("#record tbody tr").length === 2, null, { timeout: 5000 });
+  check("the host follows the board's game live", true, await host.textContent("#record-state"));
+  await hostContext.close();
+  await boardContext.close();
+}
+
+// The page at desktop and phone sizes, each from clean storage, a few moves into a game.
+async function screenshots(url) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const sizes = [
+    ["web-desktop.png", { viewport: { width: 1280, height: 900 } }],
+    ["web-phone.png", { viewport: { width: 844, height: 390 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+  ];
+  for (const [name, options] of sizes) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    await page.goto(url);
+    await ready(page);
+    const press = (side) => (options.hasTouch ? page.tap(`#lever-${side}`) : page.click(`#lever-${side}`));
+    for (const [side, ms] of [["left", 900], ["right", 1300], ["left", 700], ["right", 1100], ["left", 400]]) {
+      await press(side);
+      await page.waitForTimeout(ms);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SHOTS, name) });
+    await context.close();
+  }
+}
+
+async function window_record(page, when) {
+  result["record_" + when] = await page.evaluate(async () => {
+    const answer = await window.clockPage.pageLink.command("GAME");
+    return JSON.parse(answer.final.slice(3));
+  });
+}

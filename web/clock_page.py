@@ -1,0 +1,269 @@
+# The clock in the page: a board's ClockApp and Runner on the browser HAL, for web/clock.js.
+#
+# Run by the MicroPython WebAssembly build with the firmware, hal/, boards/ and the desktop HAL
+# family in its filesystem. The page calls step() when the last step's due_in() ms have passed,
+# and at once after an edge or a serial line; nothing here sleeps.
+import json
+
+from app import saved
+from app.runner import Runner
+from app.clock_app import ClockApp
+from app.gestures import LONG_MS, RESET_MS
+from clock import ticks
+from clock.record import Record
+from hal import buttons
+from hal.storage import Storage
+from sim.web_hal import StoredFs, WebHal, folded
+from ui import kinds
+
+KEY_PREFIX = "tournament-clock/"  # every key this page keeps in localStorage starts so
+SET_HOLD_MS = LONG_MS + 200  # `s` on a board without SET: PLAY held this long
+RESET_HOLD_MS = RESET_MS + 100  # `r`: SET (or PLAY) held this long
+
+
+def board_module(name):
+    module = __import__("boards." + name, None, None, ("NAME",))
+    for attr in ("NAME", "DISPLAY", "BUTTONS"):
+        if not hasattr(module, attr):
+            raise ValueError("boards/%s.py is not a board" % name)
+    return module
+
+
+def stored_game_problem(storage):
+    """Why the stored game cannot be read back, or None (no game stored, or one that reads).
+    A finished game reads back too: saved.load then gives None but sets the record's owner."""
+    if storage.read(saved.FILE) is None:
+        return None
+    record = Record()
+    if saved.load(storage, record) is not None or record.owner is not None:
+        return None
+    return "the stored game (%s) could not be read back" % saved.FILE
+
+
+class Page:
+    """`page` is the JS object with now() (performance.now()), tone(hz, ms), leds(left, right),
+    serial(text) and the store (get_all, put, drop) of StoredFs."""
+
+    def __init__(self, board_name, page):
+        self.board = board_module(board_name)
+        self.page = page
+        self.notes = []  # what the page must tell the user once, in plain words
+        now_ms = page.now
+        self.ticks_ms = lambda: folded(now_ms())
+        fs = StoredFs(page, KEY_PREFIX + self.board.NAME)
+        for path in fs.unreadable:
+            self.notes.append("the stored file %s was not readable and is left out" % path)
+            fs.store.drop(fs.prefix + path)
+        storage = Storage("/data", fs, fs.open)
+        problem = stored_game_problem(storage)
+        if problem is not None:
+            storage.remove(saved.FILE)
+            self.notes.append(problem + ": it is refused and the clock starts clean")
+        self.storage = storage
+        self.files_at_start = dict(fs.files)  # for trace(): a replay starts from the same files
+        hal = WebHal(storage, self.ticks_ms, page.tone, page.leds, page.serial, self.battery())
+        self.hal = hal
+        self.start = hal.ticks_ms()
+        self.app = ClockApp(
+            hal, tuple(self.board.BUTTONS), kinds.screen_for(self.board), self.start
+        )
+        self.runner = Runner(hal, self.app)
+        self.runner.channel.repl = False  # no REPL to go to
+        self.app.render(self.start)
+
+    def battery(self):
+        return -1 if getattr(self.board, "BATTERY_ADC", None) is None else 4000
+
+    # --- what the page calls -------------------------------------------------------------
+
+    def step(self):
+        """One pass of the main loop; the ms until the next is due (-1: only input wakes it)."""
+        self.runner.step()
+        return self.hal.due_in()
+
+    def edge(self, button, pressed, stamp_ms):
+        """A button's edge at the page's event time `stamp_ms` (performance.now()'s scale)."""
+        if button in self.board.BUTTONS:
+            self.hal.edge(button, pressed, folded(stamp_ms))
+
+    def send(self, text):
+        """Bytes to the clock's serial port, as a host would send them."""
+        self.hal.serial.feed(text)
+
+    def set_muted(self, muted):
+        self.hal.buzzer.muted = bool(muted)
+
+    def frame_writes(self):
+        return self.hal.display.writes
+
+    def frame_hex(self):
+        frame = self.hal.display.frame
+        return "" if frame is None else binascii_hex(frame)
+
+    def info(self):
+        """JSON for the page's panel: the board, the state, the preset, the times as shown."""
+        app = self.app
+        return json.dumps(
+            {
+                "board": self.board.NAME,
+                "display": self.board.DISPLAY,
+                "points": getattr(self.board, "TM1637_POINTS", False),
+                "buttons": [buttons.NAMES[b] for b in sorted(self.board.BUTTONS)],
+                "state": app.state_name(),
+                "preset": app.preset().name,
+                "game_preset": app.game_preset_name(),
+                "spec": app.spec,
+                "muted": app.settings.muted,
+                "leds": [self.hal.leds.left_on, self.hal.leds.right_on],
+                "notes": self.notes,
+                "set_hold_ms": SET_HOLD_MS,
+                "reset_hold_ms": RESET_HOLD_MS,
+                "has_set": buttons.SET in self.board.BUTTONS,
+            }
+        )
+
+    def trace(self):
+        """JSON: the stamp the app started at, every edge pushed, and the frame's stamp: a
+        test replays them on the virtual HAL and compares the frames."""
+        return json.dumps(
+            {
+                "board": self.board.NAME,
+                "start": self.start,
+                "edges": self.hal.trace,
+                "frame_stamp": self.hal.display.stamp,
+                "frame": self.frame_hex(),
+                "now": self.hal.ticks_ms(),
+                "files": {p: b2a(d) for p, d in self.files_at_start.items()},
+            }
+        )
+
+    def stamp(self):
+        return self.hal.ticks_ms()
+
+    def diff(self, later, earlier):
+        return ticks.diff(later, earlier)
+
+
+def b2a(data):
+    import binascii
+
+    return binascii.b2a_base64(data).decode().strip()
+
+
+def binascii_hex(data):
+    import binascii
+
+    return binascii.hexlify(data).decode()
+
+
+# --- presets files, checked with the clock's own parsers (as `serial_cli presets check`) --------
+
+MAX_LINE = 250  # app.serial_channel.MAX_LINE: a PRESET ADD must fit
+
+
+def reading(spec):
+    """How the clock reads a preset, in plain words; PresetError as the clock says it."""
+    import notation
+    from notation.describe import describe
+
+    return describe(notation.parse(spec))
+
+
+def check_entry(name, spec):
+    """(None, reading) when the clock will take `PRESET ADD name = spec`, else (problem, None)."""
+    from app.presets import check_name
+    from notation.errors import PresetError
+
+    command = "PRESET ADD %s = %s" % (name.strip(), spec.strip())
+    for char in command:
+        if not " " <= char <= "~":
+            return "only printable ASCII goes over the serial line", None
+    if len(command) > MAX_LINE:
+        return "the command would be %d bytes; the clock takes %d" % (len(command), MAX_LINE), None
+    try:
+        check_name(name)
+        return None, reading(spec.strip())
+    except PresetError as error:
+        return str(error), None
+
+
+def _listed_count(line):
+    words = line.split()
+    if (
+        len(words) == 3
+        and words[0] == "OK"
+        and words[1].isdigit()
+        and words[2] in ("preset", "presets")
+    ):
+        return int(words[1])
+    return None
+
+
+def check_presets(text):
+    """JSON {entries: [{line, name, spec, reads}], problems: [{line, problem}], listing} of a
+    presets file: `name = spec` lines (blank lines and # comments ignored), or a backup as
+    `presets list` prints it (numbered lines, then `OK n presets`)."""
+    from app.presets import MAX_PRESETS
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    numbered = []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            numbered.append((number, line))
+    entries, problems, seen = [], [], {}
+    listing = bool(numbered) and _listed_count(numbered[-1][1]) is not None
+    if listing:
+        ok_number, ok_line = numbered.pop()
+        count = _listed_count(ok_line)
+        if count != len(numbered):
+            problems.append(
+                (ok_number, "says %d presets; the lines above hold %d" % (count, len(numbered)))
+            )
+    for index, (number, line) in enumerate(numbered, 1):
+        if listing:
+            position, space, line = line.partition(" ")
+            if position != str(index) or not space:
+                problems.append(
+                    (number, "expected preset number %d, as `presets list` prints" % index)
+                )
+                continue
+        name, equals, spec = line.partition("=")
+        problem, reads = (
+            ("expected 'name = spec'", None) if not equals else check_entry(name, spec)
+        )
+        if problem is None and name.strip() in seen:
+            problem = "the name %s is on line %d already" % (name.strip(), seen[name.strip()])
+        if problem is None:
+            seen[name.strip()] = number
+            entries.append(
+                {"line": number, "name": name.strip(), "spec": spec.strip(), "reads": reads}
+            )
+        else:
+            problems.append((number, problem))
+    if len(entries) > MAX_PRESETS:
+        problems.append(
+            (
+                entries[MAX_PRESETS]["line"],
+                "a %dst preset: the clock keeps %d at most" % (MAX_PRESETS + 1, MAX_PRESETS),
+            )
+        )
+    problems.sort()
+    return json.dumps(
+        {
+            "entries": entries,
+            "problems": [{"line": n, "problem": p} for n, p in problems],
+            "listing": listing,
+        }
+    )
+
+
+def check_spec(spec):
+    """JSON {reads} or {error}: one preset as the clock reads it."""
+    from notation.errors import PresetError
+
+    try:
+        return json.dumps({"reads": reading(spec)})
+    except PresetError as error:
+        return json.dumps({"error": str(error)})
