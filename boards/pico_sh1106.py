@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Raspberry Pi Pico + SH1106 1.3" 128x64 OLED (I2C) + six buttons + a passive buzzer.
 # pico_oled with the larger panel: the same pins; the SH1106 needs its own driver (132 columns
 # of RAM, page writes), which make_display below builds.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Raspberry Pi Pico + SSD1309 2.42" 128x64 OLED (I2C) + six buttons + a passive buzzer.
 # pico_oled with the largest common panel: the same pins. The SSD1309 takes the SSD1306's
 # commands but has no charge pump (the module's boost converter makes VCC): make_display below

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A board file read before anything is built from it: every option known, the required ones
 # there, each GPIO used once. Pure: the RP2040 HAL runs it at boot, the simulator as it loads.
 from hal import buttons

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The label for a clock's back: a printable SVG with the short manual, the board, the firmware
 # version and the batteries (FIDE C.02 (l) and C.02.03 3.1.4: a manual with the clock, the
 # maker's details and the power supply on it).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim web` (make web): serves the page in web/ and writes its records as PGN and SGF.
 #
 # The page is static: the firmware runs in the browser (MicroPython WebAssembly, installed by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The HAL in a web page (the MicroPython WebAssembly build): page time, edges stamped by the page's
 # events, the browser's local storage, a tone through the page, the serial line as page calls.
 #

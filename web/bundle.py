@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The page's Python: the firmware's own modules, hal/ (not hal/rp2040), boards/ and the browser
 # HAL, gathered into web/build/bundle.json that web/clock.js writes into MicroPython's filesystem:
 # {"files": {path: text}, "compiled": {path.mpy: base64}, "boards": [names]}. Each module is

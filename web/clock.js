@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The clock in the page: MicroPython (WebAssembly) runs the firmware's ClockApp and Runner on the
 // browser HAL (sim/web_hal.py, web/clock_page.py); this module feeds it time, edges and serial
 // bytes, and draws what it gives back. Nothing here decides anything about the game.

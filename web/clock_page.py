@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The clock in the page: a board's ClockApp and Runner on the browser HAL, for web/clock.js.
 #
 # Run by the MicroPython WebAssembly build with the firmware, hal/, boards/ and the desktop HAL

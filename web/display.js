@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The clock's display drawn from the very frame bytes the firmware builds: the SSD1306's 1024
 // bytes (MONO_VLSB: byte page * 128 + x, bit y & 7) pixel for pixel, or the TM1637 frame (a byte
 // per digit, bit 0 = segment a ... bit 6 = g, bit 7 the colon or a point, byte 8 the brightness).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The preset manager: the list of the current clock (this page's, or a board's over Web Serial)
 // read in plain words by the clock's own parsers, add, check, use, delete, reorder, back up and
 // restore; and Connect / Disconnect of a board.

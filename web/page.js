@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The page around the clock: levers, keys, board chooser, preset box, the record and its files,
 // and the preset manager for whichever clock is connected (this page's, or a board on USB).
 import { Clock } from "./clock.js";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The game record panel: the current clock's record (GAME), live, and its files: JSON as the clock
 // gives it, PGN and SGF by the project's annotate code on the page's server.
 import { ClockError } from "./serial.js";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The clock's serial protocol from the page (README "Presets over serial"), over one small
 // transport: a channel with send(text) and an onText(handler) for what the clock writes. Two
 // channels: the in-page clock's own serial port (the firmware's SerialChannel on the browser

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the page's modules share: element lookup, messages, downloads, and which clock they talk to.
 export const $ = (id) => document.getElementById(id);
 

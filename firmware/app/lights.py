@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The running-side lights: each side's light mode from the app's state, and its level at any stamp.
 #
 # Running (an interim flag too): the running side ON, the other OFF. Paused, in the arbiter's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The two running-side lights: an LED on an output pin per side, written only when its level changes.
 from hal.buttons import LEFT, RIGHT
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Our own SH1106 driver (1.3" 128x64 OLED modules): the SSD1306 driver with the SH1106's RAM.
 #
 # The SH1106 (datasheet V2.3) has 132 columns of RAM for a 128-column glass: the modules show

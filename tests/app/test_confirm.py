@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Nothing is lost by one press: undo, the arbiter's end, dropping a game, a finished game's result.
 from app import clock_app
 from hal import buttons as b

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The running-side lights: each side's mode per app state, the blinks' levels and edges, and the
 # loop waking at each edge to write them (hal.leds keeps the levels and their changes).
 from app import lights

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SET while a clock runs on the 7-segment board: the counters, SET again the battery level,
 # SET again neither; each goes by itself after INFO_MS.
 from app.clock_app import INFO_MS

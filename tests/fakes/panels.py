@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # OLED controller models for the fake machine's I2C bus: SSD1306, SSD1309 and SH1106 (128x64).
 #
 # Each takes the bytes the driver writes (control bytes, commands and their arguments, display

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hal/board_check.py: a board file is refused before anything is built, with one line that
 # names the option or the pin; every board in boards/ passes.
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The running-side lights on the RP2040: two output pins from the board's LEDS, written on change.
 import io
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The SH1106 driver against its panel model: 132 columns of RAM with an offset of 2, page
 # addressing only, windows sent page by page; the glass shows the frame the app built.
 import micropython

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware/main.py as the board runs it, under the MicroPython unix port with the fake machine:
 # a board.py the clock cannot be built from is refused in one line at the REPL; PLAY held at
 # power-on leaves the board at the REPL.

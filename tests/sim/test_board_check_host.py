@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The simulator loads a board file as the board boots it: hal/board_check refuses a bad one with
 # one line naming the option or the pin, and the command line exits 2 with it.
 import boards as package

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # python -m sim label: the printable SVG for the clock's back, read back with xml.etree: the
 # manual for the board's buttons, the confirm step, the board, the firmware version and the
 # batteries; an unknown board names the boards there are.

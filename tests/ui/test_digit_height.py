@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # How tall the OLED draws a time, in pixels, measured on the frame: docs/fide.md turns these into
 # millimetres for each panel (0.96", 1.3", 2.42") to say how far off they read.
 from test_ui_oled import views

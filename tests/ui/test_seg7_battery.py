@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The 7-segment board's battery: a low sign that leaves every digit of a time readable, and the
 # level on request ("b 87" on both modules).
 from test_ui_seg7 import COLON, FIVE, ONE, ZERO, views

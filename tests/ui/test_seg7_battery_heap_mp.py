@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: the battery sign and the level view build without allocating.
 import micropython
 from test_ui_seg7 import views

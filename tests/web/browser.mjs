@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The page in a real browser: Debian's headless Chromium driven by playwright-core. Plays a game
 // by clicking the levers, reads the drawn display back, checks a preset error, reloads mid-game,
 // refuses a corrupt stored game, talks the serial protocol to the page's clock, and downloads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the browser saw (tests/web/browser.mjs wrote it into build/web-test), checked under CPython:
 # the drawn display against the frame bytes, the page's frame against the simulator's for the same
 # presses, and the downloaded PGN read back by python-chess. Run by the browser tier after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What the browser tier needs, installed when missing: Debian's chromium and npm (apt-get, as
 # root: CI runs as root on a clean machine), then web/package.json's pinned packages (npm ci:
 # the MicroPython WebAssembly build and playwright-core). Prints one line of what it did.

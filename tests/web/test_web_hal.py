@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The browser HAL (sim/web_hal.py) under CPython and the MicroPython unix port: its storage in a
 # key-value store, its wait that never sleeps, its lights and serial line, the app running on it.
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `python -m sim web`'s server side: the PGN and SGF of a page's record, by sim/annotate.py.
 import io
 
