@@ -32,7 +32,7 @@ bench: $(READY)
 	$(BIN)/python bench/run.py
 
 format: $(READY)
-	$(BIN)/black -q -l 99 firmware hal sim tests boards bench conftest.py
+	$(BIN)/black -q -l 99 firmware hal sim tests boards bench web conftest.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis web/node_modules web/build
