@@ -77,8 +77,6 @@ INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-
 _TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
 _TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
-QUESTION_MS = const(10000)  # a question not answered in this long is a no
-NOTE_MS = const(3000)  # a note ("Nothing to undo") stays this long
 
 # What the end of a pass must do, kept as one mask and set only through ClockApp._need().
 _SAVE = const(1)  # the game changed: flush() saves it
@@ -151,26 +149,20 @@ class ClockApp:
         self._enter(state, stamp)
         self.menu = menu
 
-    def _in_menu(self):
-        return self.state >= _FIRST_MENU
-
-    def _ask(self, title, lines, yes, do, stamp, wait_ms=QUESTION_MS):
-        """A question on the display: the action `yes` does `do`; any other button, or
-        `wait_ms` without an answer, goes back to the state the clock was in (a menu's: the
-        state it was opened from). With `yes` None it is a note that only goes away."""
+    def _ask(self, question, do, stamp):
+        """A question (menus.Question) on the display: its yes does `do`; any other button, or
+        its wait without an answer, goes back to the state the clock was in (a menu's: the
+        state it was opened from). The questions' texts live in app.menus, loaded only then."""
         back = self._came_from()
-        self._open(_menus().Question(title, lines, yes), S_CONFIRM, stamp)
+        self._open(question, S_CONFIRM, stamp)
         self._back = back
         self._yes = do
-        self._question_until = ticks.add(stamp, wait_ms)
+        self._question_until = ticks.add(stamp, question.wait_ms)
 
     def _came_from(self):
         """The state under a question or the preset menu; else the state itself."""
         state = self.state
         return self._back if state == S_CONFIRM or state == S_MENU or state == S_EDIT else state
-
-    def _go_back(self, stamp):
-        self._enter(self._back, stamp)
 
     def in_progress(self):
         """A game has begun and not ended (a saved game offered on boot counts)."""
@@ -188,7 +180,7 @@ class ClockApp:
 
     def open_menu(self):
         """The menu on the display (its title, lines() and selected), or None."""
-        return self.menu if self._in_menu() else None
+        return self.menu if self.state >= _FIRST_MENU else None
 
     # --- games ---------------------------------------------------------------------------
 
@@ -292,7 +284,7 @@ class ClockApp:
     def on_action(self, action, stamp):
         self._need(_DRAW | _PLAN)
         state = self.state
-        if not self.plus_minus and self._in_menu():
+        if not self.plus_minus and self.state >= _FIRST_MENU:
             # Without PLUS and MINUS, the levers stand in for them in menus.
             if action == act.LEVER_LEFT:
                 action = act.MINUS
@@ -307,7 +299,7 @@ class ClockApp:
                 self.new_game()
             elif state in (S_PAUSED, S_OVER, S_ARBITER, S_RESUME, S_CONFIRM):
                 self._ask_new_game(stamp)
-        elif self._in_menu():
+        elif self.state >= _FIRST_MENU:
             self._menu_action(action, stamp)
         elif action == act.SET:
             if state in (S_READY, S_OVER):
@@ -325,34 +317,13 @@ class ClockApp:
             else:
                 self._info = False
         elif action == act.MINUS and state == S_PAUSED:
-            self._ask_undo(stamp)
+            self._ask(_menus().undo_question(self.game, self.left_player), _DO_UNDO, stamp)
         elif (action == act.PLUS or action == act.MINUS) and state == S_READY:
             if self._sides_fixed:
                 self.left_player = 1 - self.left_player
 
-    def _ask_undo(self, stamp):
-        game = self.game
-        if not game.can_undo():
-            self._ask("Nothing to undo", ["no press to take back"], None, _DO_UNDO, stamp, NOTE_MS)
-            return
-        side = "left" if game.turn() != self.left_player else "right"
-        self._ask(
-            "Undo ply %d?" % game.plies(),
-            ["MINUS again: yes", "other key: no", "(the %s press)" % side],
-            act.MINUS,
-            _DO_UNDO,
-            stamp,
-        )
-
     def _ask_new_game(self, stamp):
-        over = self._came_from() == S_OVER
-        self._ask(
-            "New game?",
-            ["SET: yes, PLAY: no", "the result is cleared" if over else "this game is dropped"],
-            act.SET,
-            _DO_NEW_GAME,
-            stamp,
-        )
+        self._ask(_menus().new_game_question(self._came_from() == S_OVER), _DO_NEW_GAME, stamp)
 
     def _undo(self, stamp):
         if self.game.undo(stamp):
@@ -406,7 +377,7 @@ class ClockApp:
                 self.sounds.forget()
                 self._need(_SAVE)
                 self._tell(E_RESUME, stamp)
-        elif self._in_menu():
+        elif self.state >= _FIRST_MENU:
             self._menu_action(act.PLAY, stamp)
 
     def _menu_action(self, action, stamp):
@@ -437,13 +408,7 @@ class ClockApp:
                 self._offer = None
                 self._enter(S_PAUSED, stamp)
             else:
-                self._ask(
-                    "Drop the saved game?",
-                    ["MINUS again: yes", "SET/PLAY: no"],
-                    act.MINUS,
-                    _DO_DISCARD,
-                    stamp,
-                )
+                self._ask(_menus().drop_question(), _DO_DISCARD, stamp)
 
     def _menu_done(self, chosen, stamp):
         """The preset menu or the editor closed: a finished game's result stays until a new
@@ -461,9 +426,9 @@ class ClockApp:
             if do == _DO_DISCARD:
                 self._open(_menus().ResumeMenu(self._offer[0], self.presets), S_RESUME, stamp)
             else:
-                self._go_back(stamp)
+                self._enter(self._back, stamp)
         elif do == _DO_UNDO:
-            self._go_back(stamp)
+            self._enter(self._back, stamp)
             self._undo(stamp)
         else:
             self._offer = None
@@ -531,7 +496,7 @@ class ClockApp:
     def render(self, now):
         """Set the lights; build the frame and write it to the display only when it changed."""
         self.lights.follow(self, now)
-        if self._in_menu():
+        if self.state >= _FIRST_MENU:
             menu = self.menu
             changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
         else:

@@ -6,6 +6,8 @@ from clock.game import OVER, View
 from clock.model import MODE_NAMES
 
 _WINDOW = 5
+QUESTION_MS = 10000  # a question not answered in this long is a no
+NOTE_MS = 3000  # a note ("Nothing to undo") stays this long
 _VIEW = View()  # scratch for the arbiter's figures
 
 
@@ -196,14 +198,15 @@ class ArbiterMenu:
 
 class Question:
     """A question before something that cannot be taken back, or a note (`yes` None): the
-    action `yes` answers yes, any other no."""
+    action `yes` answers yes, any other no; `wait_ms` without an answer is a no too."""
 
     selected = -1
 
-    def __init__(self, title, lines, yes):
+    def __init__(self, title, lines, yes, wait_ms=QUESTION_MS):
         self.title = title
         self._lines = lines
         self.yes = yes
+        self.wait_ms = wait_ms
 
     def lines(self):
         return self._lines
@@ -232,3 +235,26 @@ class ResumeMenu:
         if action == act.MINUS:
             return "discard"
         return None
+
+
+def undo_question(game, left_player):
+    """MINUS in a pause: the ply a second MINUS takes back, or a note that there is none."""
+    if not game.can_undo():
+        return Question("Nothing to undo", ["no press to take back"], None, NOTE_MS)
+    side = "left" if game.turn() != left_player else "right"
+    return Question(
+        "Undo ply %d?" % game.plies(),
+        ["MINUS again: yes", "other key: no", "(the %s press)" % side],
+        act.MINUS,
+    )
+
+
+def new_game_question(over):
+    """Before a new game: what it loses, a finished game's result (`over`) or the game."""
+    lost = "the result is cleared" if over else "this game is dropped"
+    return Question("New game?", ["SET: yes, PLAY: no", lost], act.SET)
+
+
+def drop_question():
+    """The saved game offered at boot, before it is dropped."""
+    return Question("Drop the saved game?", ["MINUS again: yes", "SET/PLAY: no"], act.MINUS)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Nothing is lost by one press: undo, the arbiter's end, dropping a game, a finished game's result.
-from app import clock_app
+from app import menus
 from hal import buttons as b
 from harness import FULL, MINIMAL, Clock
 
@@ -41,9 +41,9 @@ def test_any_other_button_or_ten_seconds_is_a_no():
             clock.press(answer, 11000)
             clock.run_until(11500)
         else:
-            clock.run_until(10000 + clock_app.QUESTION_MS - 1)
+            clock.run_until(10000 + menus.QUESTION_MS - 1)
             assert clock.state() == "confirm"
-            clock.run_until(10000 + clock_app.QUESTION_MS)
+            clock.run_until(10000 + menus.QUESTION_MS)
         assert clock.state() == "paused", answer
         assert clock.app.game.plies() == 2 and clock.app.game.can_undo()
 
@@ -59,9 +59,9 @@ def test_nothing_to_undo_is_said_and_goes_by_itself():
     clock.run_until(12100)
     assert clock.state() == "paused" and clock.app.game.plies() == 1
     clock.press(b.MINUS, 13000)
-    clock.run_until(13000 + clock_app.NOTE_MS - 1)
+    clock.run_until(13000 + menus.NOTE_MS - 1)
     assert clock.state() == "confirm"
-    clock.run_until(13000 + clock_app.NOTE_MS)
+    clock.run_until(13000 + menus.NOTE_MS)
     assert clock.state() == "paused"
 
 
