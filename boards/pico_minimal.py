@@ -5,11 +5,11 @@
 # | left lever         | GP14 | 19       | switch to GND (internal pull-up)           |
 # | right lever        | GP15 | 20       | switch to GND                              |
 # | the button         | GP16 | 21       | push button to GND                         |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 # | OLED SDA (I2C0)    | GP4  | 6        | SSD1306 SDA                                |
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
-# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
-# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 #
 # The button: a short press plays or pauses (a running clock pauses as it is pressed); held
 # 1 s it is SET (menus, arbiter); held 2.5 s it resets. In menus the levers are - and +.
