@@ -5,15 +5,17 @@
 # | left lever         | GP14 | 19       | switch to GND (internal pull-up)           |
 # | right lever        | GP15 | 20       | switch to GND                              |
 # | the button         | GP16 | 21       | push button to GND                         |
-# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
-# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 # | OLED SDA (I2C0)    | GP4  | 6        | SSD1306 SDA                                |
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
+# | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
+# | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
+# | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
+# | power              |      | 39       | VSYS: 3 x AA or one Li-ion cell            |
 #
 # The button: a short press plays or pauses (a running clock pauses as it is pressed); held
 # 1 s it is SET (menus, arbiter); held 2.5 s it resets. In menus the levers are - and +.
-# No buzzer, no battery sense.
+# No buzzer. The battery is measured on the Pico itself: nothing to wire.
 from hal.buttons import LEFT, PLAY, RIGHT
 
 NAME = "pico_minimal"
@@ -26,6 +28,6 @@ OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16}
 LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = None
-BATTERY_ADC = None
+BATTERY_ADC = 29
 WATCHDOG_MS = 5000
 STORAGE_ROOT = "/data"  # presets, settings and the saved game
