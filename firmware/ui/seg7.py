@@ -22,9 +22,10 @@
 #   running  the running side's mark (colon, or points) blinks while it shows H:MM, lit the first
 #            half of each second shown: something changes every second. The waiting side's
 #            stays lit; MM:SS and tenths change every second anyway.
-#   paused   both modules dim (brightness DIM, else BRIGHT); the side on move's mark blinks with
-#            its light (status.lights: 500 ms lit, 500 ms dark), the other's stays lit. The
-#            lights' edges wake the loop, so the blink costs no wake of its own.
+#   paused   both modules dim (brightness DIM, else BRIGHT); the side on move (its light blinks
+#            SLOW: status.lights) has its mark dark, the other's stays lit. A blink here would
+#            cost a module write each half second (~1.3 ms of bit-banging): the pause writes
+#            only as it starts and as it ends.
 #   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
@@ -97,8 +98,8 @@ def encode(text, out, at, count=-1):
 
 
 def _mark_lit(view):
-    """Whether the mark of a side not on move in a pause shows: on a running H:MM it blinks, lit
-    the first half of each second shown."""
+    """Whether a side's mark shows, but in a pause: on a running H:MM it blinks, lit the first
+    half of each second shown."""
     ms = view.time_ms
     if not view.running or ms < _HOUR:
         return True
@@ -146,15 +147,9 @@ class SegScreen:
             self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
             out[:] = self._sides
             lights = status.lights
-            if lights is not None and lights.left == SLOW:
-                if not lights.left_lit:
-                    _unmark(out, 0)
-            elif not _mark_lit(left):
+            if (lights is not None and lights.left == SLOW) or not _mark_lit(left):
                 _unmark(out, 0)
-            if lights is not None and lights.right == SLOW:
-                if not lights.right_lit:
-                    _unmark(out, DIGITS)
-            elif not _mark_lit(right):
+            if (lights is not None and lights.right == SLOW) or not _mark_lit(right):
                 _unmark(out, DIGITS)
             if status.battery_low:
                 self._low(out, 0, left.flagged)

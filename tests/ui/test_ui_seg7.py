@@ -324,20 +324,19 @@ def test_a_running_h_mm_changes_the_frame_twice_a_second_and_says_when():
     assert screen.until_blink(left) == 300
 
 
-def test_in_a_pause_the_side_on_move_s_colon_blinks_with_its_light():
+def test_in_a_pause_the_side_on_move_has_its_colon_dark_while_its_light_blinks():
     from app.lights import OFF, SLOW
 
     status = Status()
     status.paused = True
     for points in (False, True):
         screen = SegScreen(points=points)
-        status.lights = Lights(OFF, SLOW, right_lit=False)
-        screen.clock(*views(300000, 5425000), status)
-        assert screen.frame[1] & COLON and not any(b & COLON for b in screen.frame[4:8])
-        status.lights.right_lit = True
+        status.lights = Lights(OFF, SLOW)
         assert screen.clock(*views(300000, 5425000), status)
-        assert screen.frame[1] & COLON and screen.frame[5] & COLON
-        status.lights = Lights(SLOW, OFF, left_lit=False)
-        screen.clock(*views(300000, 5425000), status)
+        assert screen.frame[1] & COLON and not any(b & COLON for b in screen.frame[4:8])
+        assert screen.frame[4:8] == bytes((0, ONE, THREE, ZERO)) and screen.frame[8] == DIM
+        status.lights.right_lit = False  # the light blinks; the modules stay as they are
+        assert not screen.clock(*views(300000, 5425000), status)
+        status.lights = Lights(SLOW, OFF)  # an undo: the left is on move
+        assert screen.clock(*views(300000, 5425000), status)
         assert not any(b & COLON for b in screen.frame[:4]) and screen.frame[5] & COLON
-        assert screen.frame[8] == DIM
