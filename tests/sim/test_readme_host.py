@@ -34,10 +34,15 @@ def blocks(source, language=None):
     return [body for kind, body in found if language is None or kind == language]
 
 
+def guides():
+    """The README and every guide in docs/, as one text: an example may live in any of them."""
+    return "\n".join(text(path) for path in [README] + DOCS)
+
+
 def commands(prefix):
-    """Each `prefix ...` line of the README's sh blocks, its comment cut off."""
+    """Each `prefix ...` line of the guides' sh blocks, its comment cut off."""
     lines = []
-    for body in blocks(text(README), "sh"):
+    for body in blocks(guides(), "sh"):
         for line in body.splitlines():
             if line.startswith(prefix):
                 lines.append(re.split(r"\s+#", line)[0].strip())
@@ -57,7 +62,7 @@ def run(args, tmp_path, stdin=None):
 
 
 def test_the_scripted_run_prints_what_the_readme_shows(tmp_path):
-    readme = text(README)
+    readme = guides()
     script = [body for body in blocks(readme) if body.startswith("# A 3-second game")][0]
     shown = [body for body in blocks(readme) if body.startswith("board pico_tm1637")][0]
     (tmp_path / "game.txt").write_text(script)
@@ -67,7 +72,7 @@ def test_the_scripted_run_prints_what_the_readme_shows(tmp_path):
 
 
 def test_the_record_example_gives_what_the_readme_shows(tmp_path):
-    readme = text(README)
+    readme = guides()
     script = [body for body in blocks(readme) if body.startswith("# Blitz 3+2: three plies")][0]
     (tmp_path / "blitz.txt").write_text(script)
     done = run(["-m", "sim", "script", "blitz.txt", "--record"], tmp_path)
