@@ -3,12 +3,14 @@ from clock.model import ClockError, Setup
 
 
 class PresetError(ClockError):
-    """An invalid preset. `position` counts characters from 0 into `text` (None: whole text)."""
+    """An invalid preset. `position` counts characters from 0 into `text` (None: whole text);
+    `reach`, how far the notation read before it refused (at least `position`)."""
 
-    def __init__(self, notation, text, position, problem):
+    def __init__(self, notation, text, position, problem, reach=0):
         self.notation = notation
         self.text = text
         self.position = position
+        self.reach = max(reach, position or 0)
         self.problem = problem
         super().__init__(describe(notation, text, position, problem))
 
