@@ -52,7 +52,7 @@ class Preset:
         from notation.describe import describe
 
         try:
-            return describe(setup)
+            return describe(setup, self.name + " " + self.spec)
         finally:
             notation.forget()
 

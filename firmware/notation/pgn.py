@@ -1,4 +1,4 @@
-# PGN TimeControl tag values (PGN standard 9.6.1) with the common `=`, `S` and `B` extensions.
+# PGN TimeControl tag values (PGN standard 9.6.1) with the common `=`, `S`, `B` and `+Nd` extensions.
 from clock.model import (
     Stage,
     Control,
@@ -19,12 +19,15 @@ _TAG = "TimeControl"
 _MARKS = {FISCHER_AFTER: "+", DELAY: "S", BRONSTEIN: "B"}
 # `0+N` (increment only, as lichess writes it) starts each side with N, at least this.
 _LEAST_START_MS = 3000
+# No event starts a side with less: "5+3d" (5 s) is asked about.
+_SHORTEST_MS = 15000
 # Unprefixed, only texts with a sign of PGN are PGN: "5+3" and "40/90" are a player's minutes.
-_SIGNS = ":*=SB"
+_SIGNS = ":*=SBd"
 
 
 def parse(text):
-    """A TimeControl value (`40/7200:3600`, `300+2=180+2`, `*180`, `-`) or the whole tag."""
+    """A TimeControl value (`40/7200:3600`, `300+2=180+2`, `*180`, `-`) or the whole tag; a
+    delay also as `300+5d` (the same as `300S5`)."""
     scan = Scanner(NAME, text)
     scan.skip_spaces()
     wrapped = scan.accept("[")
@@ -109,6 +112,8 @@ def _field(scan, first):
     increment, mode = 0, FISCHER_AFTER
     if scan.accept("+"):
         increment = scan.seconds_ms("the increment in seconds")
+        if scan.accept("d"):  # "300+5d", as lichess-like text writes a delay
+            mode = DELAY
     delay = scan.accept("SB")
     if delay:
         if increment:
@@ -201,6 +206,34 @@ def _control_text(control):
     return ":".join(fields)
 
 
+def doubt(text):
+    """For a text read without a prefix: the `+Nd` delay form with a first period shorter than
+    any event's ("5+3d": 5 s), read in seconds here but likely meant in minutes; else None."""
+    if "d" not in text:
+        return None
+    stage = parse(text).first.stages[0]
+    if stage.duration_ms >= _SHORTEST_MS:
+        return None
+    seconds = stage.duration_ms // 1000
+    if stage.duration_ms % 1000 or not seconds:
+        return "%s s with a delay is shorter than any event plays (this form counts seconds)" % (
+            seconds_text(stage.duration_ms)
+        )
+    return (
+        "%s s with a %s s delay is shorter than any event plays: this form counts seconds; "
+        "for %d min write %d+%sd, or G/%d d%s"
+        % (
+            seconds_text(stage.duration_ms),
+            seconds_text(stage.increment_ms),
+            seconds,
+            seconds * 60,
+            seconds_text(stage.increment_ms),
+            seconds,
+            seconds_text(stage.increment_ms),
+        )
+    )
+
+
 def looks_like(text):
     if not isinstance(text, str):
         return False
@@ -211,7 +244,7 @@ def looks_like(text):
         return False
     signed = False
     for char in text:
-        if char not in DIGITS + "/+:*=SB.-":
+        if char not in DIGITS + "/+:*=SBd.-":
             return False
         signed = signed or char in _SIGNS
     return signed

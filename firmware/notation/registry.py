@@ -107,7 +107,7 @@ def detect(text, mode=None, hourglass=False, word=False):
 def factory_spec(text):
     """The text of the factory preset named `text` (any case and spacing), or None: a name the
     clock shows can be typed back."""
-    if not isinstance(text, str) or not text[:1].isalpha():
+    if not isinstance(text, str) or not text.lstrip()[:1].isalpha():
         return None
     wanted = " ".join(text.split()).lower()
     from app.presets import DEFAULTS
