@@ -12,7 +12,7 @@ from clock.model import (
     Stage,
 )
 from notation.errors import PresetError, one_control, quote
-from notation.scan import DIGITS, Scanner
+from notation.scan import DIGITS, Scanner, seconds_text
 from notation.units import MINUTE, SECOND, format_time, read_time
 
 NAME = "chessclock"
@@ -333,8 +333,10 @@ def format(setup):
     plus_form = False
     for stage in stages[:-1]:
         plus_form = plus_form or stage.moves == 0
+    # A "+" increment on the last phase alone would be read as from move 1: "/0" says none.
+    fine = stages[-1].increment_ms % SECOND
     for stage in stages:
-        phases.append(_format_stage(stage, plus_form))
+        phases.append(_format_stage(stage, plus_form, fine and len(stages) > 1))
         if stage.increment_ms and stage.mode not in modes:
             modes.append(stage.mode)
     if len(modes) > 1:
@@ -352,7 +354,7 @@ def format(setup):
     return text
 
 
-def _format_stage(stage, plus_form):
+def _format_stage(stage, plus_form, zero_said):
     if stage.periods > 1:
         _cannot("byo-yomi periods")
     if stage.on_enter != ADD or stage.on_repeat != ADD:
@@ -362,15 +364,18 @@ def _format_stage(stage, plus_form):
     if stage.increment_ms and stage.increment_every > 1:
         _cannot("an increment every several moves")
     duration = format_time(stage.duration_ms, MINUTE)
-    if duration is None or stage.increment_ms % SECOND:
+    if duration is None:
         _cannot("times finer than a second")
+    increment = seconds_text(stage.increment_ms)
     if plus_form and not stage.moves:
-        return "%s+%d" % (duration, stage.increment_ms // SECOND)
+        return "%s+%s" % (duration, increment)
     if _MOST_MOVES < stage.moves <= MOST_MINUTES and duration.isdigit():
         duration += "m"  # "90/40" would read as 90 min for 40 moves
     text = "%s/%s" % (stage.moves or "G", duration)
-    if stage.increment_ms:
-        text += "/%d" % (stage.increment_ms // SECOND)
+    if stage.increment_ms % SECOND:
+        text += "+" + increment  # "+0.5": the M/T/I form takes whole seconds
+    elif stage.increment_ms or zero_said:
+        text += "/" + increment
     return text
 
 

@@ -19,6 +19,7 @@ def describe(notation, text, position, problem):
     shown = text if len(text) <= 60 else text[:57] + "..."
     # "preset" names no notation: the message starts 'preset "..."', not 'preset preset'.
     head = "preset" if notation == "preset" else notation + " preset"
+    problem = problem.replace("\n", "\\n").replace("\r", "\\r")  # one line, always
     if position is None:
         return "%s %s: %s" % (head, quote(shown), problem)
     return "%s %s, at character %d: %s" % (head, quote(shown), position + 1, problem)
@@ -40,7 +41,8 @@ def refuse_zero_time(notation, text, setup):
 
 
 def quote(text):
-    return '"' + text.replace('"', '\\"') + '"'
+    """The text in quotes, on one line: a refusal is always one line."""
+    return '"' + text.replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def one_control(setup, cannot, options=False):

@@ -69,14 +69,11 @@ def parse(text, format="auto", mode=None, hourglass=False, word=False):
     return detect(text, mode, hourglass, word)[1]
 
 
-def detect(text, mode=None, hourglass=False, word=False):
-    """(format, Setup) for a text exactly one notation reads (or all that read it agree), or
-    for the name of a factory preset as the menu shows it. A reading far from what events play
-    ("300+2": five hours) is refused with the readings and how to say each."""
-    spec = factory_spec(text)
-    if spec is not None:
-        name, body = split_prefix(spec)
-        return name, _parse_as(name, body, mode, hourglass, word)
+def detect(text, mode=None, hourglass=False, word=False, names=True):
+    """(format, Setup) for a text exactly one notation reads (or all that read it agree), or,
+    with `names`, that no notation reads, for the name of a factory preset as the menu shows it.
+    A reading far from what events play ("300+2": five hours) is refused with the readings and
+    how to say each."""
     readings = []
     claimed = []
     for name in _candidates(mode, hourglass, word):
@@ -87,7 +84,11 @@ def detect(text, mode=None, hourglass=False, word=False):
         except PresetError as error:
             claimed.append((name, error))
     if not readings:
-        raise _nearest_error(text, mode, hourglass, word, claimed)
+        spec = factory_spec(text) if names else None
+        if spec is None:
+            raise _nearest_error(text, mode, hourglass, word, claimed)
+        name, body = split_prefix(spec)
+        return name, _parse_as(name, body, mode, hourglass, word)
     name, setup = readings[0]
     for other, other_setup in readings[1:]:
         if other_setup != setup:
