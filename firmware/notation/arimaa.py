@@ -158,7 +158,10 @@ def format(setup):
     defaults = (None, None, "100", "0", "0", "0")
     while len(fields) > 2 and fields[-1] == defaults[len(fields) - 1]:
         fields.pop()
-    return "/".join(fields)
+    text = "/".join(fields)
+    if text.replace("0", "").replace("/", "") == "" and len(fields) > 2:
+        _cannot("a control that gives no time (0/0/0 is AEI's untimed game)")
+    return text
 
 
 def looks_like(text):

@@ -153,7 +153,7 @@ def _phase(scanner):
     )
     if _MOST_MOVES < moves <= MOST_MINUTES and scanner.text[at : scanner.pos].isdigit():
         minutes = duration // MINUTE
-        if minutes <= _MOST_MOVES:
+        if 0 < minutes <= _MOST_MOVES:
             # "90/40": no event has a quota of 90 moves; its author means 90 min for 40 moves.
             moves, duration = minutes, moves * MINUTE
     if moves > MAX_COUNT:
