@@ -413,7 +413,10 @@ def doubt(text):
         return None
     base, increment = int(base), int(increment)
     if base > MOST_MINUTES:
-        return _both_readings(base, sign, increment, text)
+        return _both_readings(base, sign, increment, text, "is longer than any event plays")
+    if 0 < increment < (10 if base >= 120 else 5 if base >= 60 else 0):
+        # "180+2", "120+1": lichess's 3+2 and 2+1 in seconds; no hour-long game gives so little.
+        return _both_readings(base, sign, increment, text, "is no event's control")
     if increment > _MOST_INCREMENT_S:
         from notation.describe import duration
 
@@ -429,17 +432,18 @@ def doubt(text):
     return None
 
 
-def _both_readings(base, sign, increment, text):
+def _both_readings(base, sign, increment, text, why):
     from notation.describe import duration
 
     seconds = format_time(base * SECOND, MINUTE)
     pgn = " (or pgn:%s)" % text.strip() if sign == "+" else ""
     return (
-        "%s + %d s a move is longer than any event plays; for %s + %d s a move (seconds, as "
+        "%s + %d s a move %s; for %s + %d s a move (seconds, as "
         "PGN and lichess count) write %s%s%d%s; for %s write %dm%s%d"
         % (
             duration(base * MINUTE),
             increment,
+            why,
             duration(base * SECOND),
             increment,
             seconds,

@@ -142,6 +142,7 @@ def test_what_reads_today_reads_the_same():
         ("90+30", "G/90/30"),
         ("40/90+30, 30+30", "40/90/30, G/30/30"),
         ("180+30", "G/180/30"),
+        ("180+0", "G/180"),
         ("40/60, 20/10", "chessclock:40/60, 20/10"),
         ("pgn:300+2", "pgn:300+2"),
         ("chessclock:300+2", "G/300/2"),
@@ -167,6 +168,11 @@ def test_a_reading_far_from_any_event_is_asked_about_with_both_readings():
     assert registry.parse("5+2") == registry.parse("G/5/2")
     assert registry.parse("300m+2") == registry.parse("G/300/2")
     asked("300|2", "5 h", "write 5|2")
+    # lichess's 3+2 and 2+1 pasted in seconds: no game of hours gives 1 or 2 s a move.
+    asked("180+2", "3 h + 2 s a move is no event's control", "write 3+2", "180m+2")
+    asked("120+1", "write 2+1", "120m+1")
+    assert registry.parse("180m+2") == registry.parse("G/180/2")
+    assert registry.parse("60+5") == registry.parse("G/60/5")  # as US events play
     asked("200 + 2", "3 h 20 min", "3 min 20 s", "3m20s+2")
     asked("5+900", "15 min a move", "5+900s")
     assert registry.parse("5+900s").first.stages[0].increment_ms == 900 * SEC
