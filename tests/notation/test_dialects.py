@@ -198,3 +198,12 @@ def test_errors_come_from_the_notation_the_text_resembles_and_point_at_the_chara
         assert (error.notation, error.position) == (notation, position), str(error)
         assert words in error.problem, str(error)
         assert "pgn:" not in str(error), str(error)  # never a prefix that reads it in seconds
+
+
+def test_every_form_round_trips_through_the_notation_that_read_it():
+    # preset -> the notation's own text -> preset, and the same words on the menu either way.
+    for text, _same, _after in FORMS:
+        name, setup = registry.detect(text)
+        written = registry.format_as(name, setup)
+        assert registry.parse(name + ":" + written) == setup, (text, written)
+        assert describe(registry.parse(name + ":" + written)) == describe(setup)
