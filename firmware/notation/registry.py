@@ -111,7 +111,7 @@ def factory_spec(text):
     if not isinstance(text, str) or not text.lstrip()[:1].isalpha():
         return None
     wanted = " ".join(text.split()).lower()
-    from app.presets import DEFAULTS
+    from notation.factory import DEFAULTS
 
     for name, spec in DEFAULTS:
         if name.lower() == wanted:
