@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The factory presets: (the name the menu shows, the text), in menu order. The notations read a
 # name back as its preset, so the table lives here, with no import of the app.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Go club forms: main time, then byo-yomi ("45m 3x30s") or a Canadian block ("20m 25/5m").
 from clock.model import FLAG, MAX_COUNT, NEXT, SET, ClockError, Control, Setup, Stage
 from notation.errors import PresetError, one_control

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Time controls as people write them (docs/time-controls.md, "Dialects"): each form read without a
 # prefix as its author meant, checked on the clock after the first player's first move.
 from clock.model import DELAY, FISCHER, FISCHER_AFTER, Control, Setup, Stage

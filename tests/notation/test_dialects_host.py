@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: any control the clock can describe, written in each dialect that can say it, reads
 # back as that control; no text of the dialects crashes a parser or gets a refusal of two lines.
 from hypothesis import given, settings

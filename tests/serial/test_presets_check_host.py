@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPython only: `presets check FILE` prints what the clock will do with every line, in the words
 # the clock answers PRESET ADD with; a file with one refusal gets one line for it and exit 2.
 from notation.describe import describe

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The clock's serial answer to a preset written as people write it: the reading in plain words, or
 # one ERR line and nothing stored. Plain asserts: pytest and the MicroPython unix port.
 from app.presets import FILE as PRESETS_FILE
