@@ -27,7 +27,6 @@ def parse(text):
         raise PresetError(NAME, text, None, "expected an overtime, as in 45m 3x30s or 20m 25/5m")
     main = _main(text, at) if text[:at].strip() else 0
     scanner.pos = at
-    at = scanner.pos
     count = scanner.integer(_PERIODS)
     if not 1 <= count <= MAX_COUNT:
         scanner.error("a count of 1 to %d" % MAX_COUNT, at)
@@ -37,7 +36,7 @@ def parse(text):
         words = _BYOYOMI
         stage = _stage(scanner, period, 1, count, period_at)
     else:
-        scanner.expect("/x", '"x" and a period (3x30s) or "/" and a block (25/5m)')
+        scanner.expect("/", '"x" and a period (3x30s) or "/" and a block (25/5m)')
         block_at = scanner.pos
         block = read_time(scanner, MINUTE, "the block (minutes, or 300s)", spoken=True)
         plain = scanner.text[block_at : scanner.pos].strip().isdigit()
@@ -52,7 +51,6 @@ def parse(text):
         stage = _stage(scanner, block, count, 1, block_at)
     before = scanner.pos
     scanner.skip_spaces()
-    word_at = scanner.pos
     named = False
     for word in words:
         if scanner.accept_word(word):
@@ -63,8 +61,6 @@ def parse(text):
     if words is _CANADIAN and not main and not named:
         scanner.error("a Canadian block without a main time needs the word canadian", start)
     scanner.end("the end, or the word %s" % words[0])
-    if scanner.pos > word_at and not named:
-        scanner.fail("the end, or the word %s" % words[0], word_at)
     stages = [stage]
     if main:
         stages.insert(0, Stage(main, on_expire=NEXT))
