@@ -19,8 +19,7 @@ NAME = "chessclock"
 OPTIONS = MODE_NAMES + ("hourglass", "word")
 _MAX_PHASES = 3
 _MOST_MOVES = 60  # no event has a longer first quota: "90/40" is 90 min for 40 moves
-MOST_MINUTES = 180  # no event gives more at the start: "300+2" is asked about
-_MOST_INCREMENT_S = 600  # nor a larger increment: "5+900" is asked about
+MOST_MINUTES = 180  # no event gives more at the start (notation.plausible asks about "300+2")
 _PHASE = "a time (minutes, as in 5+3), a number of moves or G"
 _INCREMENT = "an increment (seconds, or 1m, 1m30s)"
 
@@ -396,66 +395,6 @@ def _format_armageddon(setup):
     if None in times or parse(text) != setup:
         _cannot("this control")
     return text
-
-
-def doubt(text):
-    """For a text read without a prefix, `N+M` or `N|M` in plain numbers: why its reading is
-    far from what events play, with both readings and how to write each; else None."""
-    scanner = Scanner(NAME, text)
-    scanner.skip_spaces()
-    base = scanner.digits()
-    scanner.skip_spaces()
-    sign = scanner.accept("+|")
-    scanner.skip_spaces()
-    increment = scanner.digits()
-    scanner.skip_spaces()
-    if not (base and sign and increment and scanner.at_end()) or len(base + increment) > 9:
-        return None
-    base, increment = int(base), int(increment)
-    if base > MOST_MINUTES:
-        return _both_readings(base, sign, increment, text, "is longer than any event plays")
-    if 0 < increment < (10 if base >= 120 else 5 if base >= 60 else 0):
-        # "180+2", "120+1": lichess's 3+2 and 2+1 in seconds; no hour-long game gives so little.
-        return _both_readings(base, sign, increment, text, "is no event's control")
-    if increment > _MOST_INCREMENT_S:
-        from notation.describe import duration
-
-        return (
-            "an increment of %s a move is more than events give; if it is meant, write %d%s%ds"
-            % (
-                duration(increment * SECOND),
-                base,
-                sign,
-                increment,
-            )
-        )
-    return None
-
-
-def _both_readings(base, sign, increment, text, why):
-    from notation.describe import duration
-
-    seconds = format_time(base * SECOND, MINUTE)
-    pgn = " (or pgn:%s)" % text.strip() if sign == "+" else ""
-    return (
-        "%s + %d s a move %s; for %s + %d s a move (seconds, as "
-        "PGN and lichess count) write %s%s%d%s; for %s write %dm%s%d"
-        % (
-            duration(base * MINUTE),
-            increment,
-            why,
-            duration(base * SECOND),
-            increment,
-            seconds,
-            sign,
-            increment,
-            pgn,
-            duration(base * MINUTE),
-            base,
-            sign,
-            increment,
-        )
-    )
 
 
 def looks_like(text):

@@ -19,8 +19,6 @@ _TAG = "TimeControl"
 _MARKS = {FISCHER_AFTER: "+", DELAY: "S", BRONSTEIN: "B"}
 # `0+N` (increment only, as lichess writes it) starts each side with N, at least this.
 _LEAST_START_MS = 3000
-# No event starts a side with less: "5+3d" (5 s) is asked about.
-_SHORTEST_MS = 15000
 # Unprefixed, only texts with a sign of PGN are PGN: "5+3" and "40/90" are a player's minutes.
 _SIGNS = ":*=SBd"
 
@@ -204,34 +202,6 @@ def _control_text(control):
             field += _MARKS[stage.mode] + seconds_text(stage.increment_ms)
         fields.append(field)
     return ":".join(fields)
-
-
-def doubt(text):
-    """For a text read without a prefix: the `+Nd` delay form with a first period shorter than
-    any event's ("5+3d": 5 s), read in seconds here but likely meant in minutes; else None."""
-    if "d" not in text:
-        return None
-    stage = parse(text).first.stages[0]
-    if stage.duration_ms >= _SHORTEST_MS:
-        return None
-    seconds = stage.duration_ms // 1000
-    if stage.duration_ms % 1000 or not seconds:
-        return "%s s with a delay is shorter than any event plays (this form counts seconds)" % (
-            seconds_text(stage.duration_ms)
-        )
-    return (
-        "%s s with a %s s delay is shorter than any event plays: this form counts seconds; "
-        "for %d min write %d+%sd, or G/%d d%s"
-        % (
-            seconds_text(stage.duration_ms),
-            seconds_text(stage.increment_ms),
-            seconds,
-            seconds * 60,
-            seconds_text(stage.increment_ms),
-            seconds,
-            seconds_text(stage.increment_ms),
-        )
-    )
 
 
 def looks_like(text):

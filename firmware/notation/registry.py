@@ -98,8 +98,9 @@ def detect(text, mode=None, hourglass=False, word=False, names=True):
                 None,
                 "ambiguous: %s and %s read it differently; name the format" % (name, other),
             )
-    doubt = getattr(module(name), "doubt", None)
-    problem = doubt and doubt(text)
+    from notation import plausible
+
+    problem = plausible.doubt(name, text)
     if problem:
         raise PresetError("preset", text, None, problem)
     return name, setup

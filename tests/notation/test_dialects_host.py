@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from clock.model import ADD, BRONSTEIN, DELAY, FISCHER, FLAG, NEXT, SET
 from clock.model import Control, Setup, Stage
-from notation import chessclock, go, registry
+from notation import go, plausible, registry
 from notation.describe import describe
 from notation.errors import PresetError
 import fuzzing
@@ -27,7 +27,9 @@ def one_phase_texts(b, i, mode):
     """Every dialect's way to write b minutes + i seconds in `mode`."""
     if mode == FISCHER:
         texts = ["%d+%d" % (b, i), "%d|%d" % (b, i), "%d | %d" % (b, i)]
-        if chessclock.doubt(texts[0]):  # "180+2": plain numbers cannot say it; a unit can
+        if plausible.doubt(
+            "chessclock", texts[0]
+        ):  # "180+2": plain numbers cannot say it; a unit can
             texts = ["%dm+%d" % (b, i), "%dm|%d" % (b, i)]
         texts += ["%d'+%d''" % (b, i)]
         texts += ["%d' + %d\"" % (b, i), "G/%d+%d" % (b, i), "SD/%d +%d" % (b, i)]
