@@ -196,8 +196,15 @@ def _valid_entries(path):
 
 
 def presets_check(args):
+    """Every preset of the file as the clock will read it (the menu's describer), then the
+    count; or every invalid line, exit 2."""
     entries, listing, status = _valid_entries(args.file)
     if not status:
+        from notation.describe import describe
+
+        for number, name, spec in entries:
+            reading = describe(parse_as_board(spec), name + " " + spec)
+            print("%s:%d: %s: %s" % (args.file, number, name, reading))
         kind = " (a `presets list` backup)" if listing else ""
         print("%s%s: %d presets, all valid" % (args.file, kind, len(entries)))
     return status

@@ -3,6 +3,8 @@
 import gc
 import sys
 
+from notation.errors import PresetError
+
 # On the board the collector runs around a parse so the parser loads into whole free space and
 # leaves it whole; on the desktop a collection costs far more than it gives back.
 _SMALL_HEAP = sys.implementation.name == "micropython"
@@ -23,7 +25,7 @@ def parse(text):
 
 def prefixed(text):
     """`text` with the name of the notation that reads it in front ("5+3" ->
-    "chessclock:5+3"), as a stored preset keeps it: a later firmware that reads an unprefixed
+    "chessclock:5+3"; a factory preset's name -> that preset's text), as a stored preset keeps it: a later firmware that reads an unprefixed
     text differently still reads it the same. Raises PresetError as parse() does."""
     if _SMALL_HEAP:
         gc.collect()
@@ -34,7 +36,13 @@ def prefixed(text):
         if name is not None:
             registry.parse(text)
             return text
-        return registry.detect(text)[0] + ":" + text
+        try:
+            return registry.detect(text, names=False)[0] + ":" + text
+        except PresetError:
+            named = registry.factory_spec(text)  # "Blitz 5+3": the factory preset's own text
+            if named is None:
+                raise
+            return named
     finally:
         forget()
 

@@ -11,7 +11,8 @@ _MINUTES = "%s (minutes, m:ss, or with units as in 1h30m10s or 1d)"
 
 
 def parse(text):
-    """`M/R[/P[/L[/G[/T]]]]`; the missing trailing fields are P=100, L=0, G=0, T=0.
+    """`M/R[/P[/L[/G[/T]]]]`; the missing trailing fields are P=100, L=0, G=0, T=0. Every
+    field 0, from three fields on (AEI's `0/0/0`), is an untimed game.
 
     As the official Arimaa time controls are written: M, R, L and T in minutes, or
     minutes:seconds (`1:30`); G in hours, or hours:minutes (`1:30`); any time also with the
@@ -34,6 +35,9 @@ def parse(text):
                     move_limit = _time(scanner, MINUTE, _MINUTES % "the move limit T")
                     scanner.end("the end of the preset (T is the last field)")
     scanner.end('"/" and the next field, or the end')
+    fields = text.count("/") + 1
+    if fields >= 3 and not (move or reserve or percent or limit or game_ms or turns or move_limit):
+        return Setup(Control([]))  # AEI's 0/0/0: every limit off, an untimed game
     try:
         control = Control(
             [Stage(reserve)],
@@ -130,6 +134,8 @@ def format(setup):
         _cannot("hourglass, word or a start clock")
     if setup.limit_ms and setup.limit_turns:
         _cannot("a game limit in both time and turns")
+    if control.untimed() and not (setup.limit_ms or setup.limit_turns):
+        return "0/0/0"
     if control.move_ms is None:
         _cannot("a control without a move time M")
     if len(control.stages) != 1 or control.stages[0] != Stage(control.stages[0].duration_ms):
@@ -153,7 +159,10 @@ def format(setup):
     defaults = (None, None, "100", "0", "0", "0")
     while len(fields) > 2 and fields[-1] == defaults[len(fields) - 1]:
         fields.pop()
-    return "/".join(fields)
+    text = "/".join(fields)
+    if text.replace("0", "").replace("/", "") == "" and len(fields) > 2:
+        _cannot("a control that gives no time (0/0/0 is AEI's untimed game)")
+    return text
 
 
 def looks_like(text):

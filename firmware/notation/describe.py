@@ -110,8 +110,9 @@ def _arimaa(control):
     return text
 
 
-def describe(setup):
-    """A one-line description of a Setup for menus and docs."""
+def describe(setup, words=""):
+    """A one-line description of a Setup for menus and docs. `words`, the preset's name and
+    text: an armageddon game says its draw odds, which the clock does not keep."""
     if setup.first == setup.second:
         text = _control(setup.first)
     else:
@@ -126,4 +127,6 @@ def describe(setup):
         text += "; hourglass"
     if setup.word:
         text += "; no flag, penalty counted"
+    if "armageddon" in words.lower() and setup.first != setup.second:
+        text += "; armageddon: a draw is a win for the second player"
     return text

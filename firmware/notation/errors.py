@@ -4,12 +4,14 @@ from clock.model import ClockError, Setup
 
 
 class PresetError(ClockError):
-    """An invalid preset. `position` counts characters from 0 into `text` (None: whole text)."""
+    """An invalid preset. `position` counts characters from 0 into `text` (None: whole text);
+    `reach`, how far the notation read before it refused (at least `position`)."""
 
-    def __init__(self, notation, text, position, problem):
+    def __init__(self, notation, text, position, problem, reach=0):
         self.notation = notation
         self.text = text
         self.position = position
+        self.reach = max(reach, position or 0)
         self.problem = problem
         super().__init__(describe(notation, text, position, problem))
 
@@ -18,6 +20,7 @@ def describe(notation, text, position, problem):
     shown = text if len(text) <= 60 else text[:57] + "..."
     # "preset" names no notation: the message starts 'preset "..."', not 'preset preset'.
     head = "preset" if notation == "preset" else notation + " preset"
+    problem = problem.replace("\n", "\\n").replace("\r", "\\r")  # one line, always
     if position is None:
         return "%s %s: %s" % (head, quote(shown), problem)
     return "%s %s, at character %d: %s" % (head, quote(shown), position + 1, problem)
@@ -39,7 +42,8 @@ def refuse_zero_time(notation, text, setup):
 
 
 def quote(text):
-    return '"' + text.replace('"', '\\"') + '"'
+    """The text in quotes, on one line: a refusal is always one line."""
+    return '"' + text.replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 def one_control(setup, cannot, options=False):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# PGN TimeControl tag values (PGN standard 9.6.1) with the common `=`, `S` and `B` extensions.
+# PGN TimeControl tag values (PGN standard 9.6.1) with the common `=`, `S`, `B` and `+Nd` extensions.
 from clock.model import (
     Stage,
     Control,
@@ -21,11 +21,12 @@ _MARKS = {FISCHER_AFTER: "+", DELAY: "S", BRONSTEIN: "B"}
 # `0+N` (increment only, as lichess writes it) starts each side with N, at least this.
 _LEAST_START_MS = 3000
 # Unprefixed, only texts with a sign of PGN are PGN: "5+3" and "40/90" are a player's minutes.
-_SIGNS = ":*=SB"
+_SIGNS = ":*=SBd"
 
 
 def parse(text):
-    """A TimeControl value (`40/7200:3600`, `300+2=180+2`, `*180`, `-`) or the whole tag."""
+    """A TimeControl value (`40/7200:3600`, `300+2=180+2`, `*180`, `-`) or the whole tag; a
+    delay also as `300+5d` (the same as `300S5`)."""
     scan = Scanner(NAME, text)
     scan.skip_spaces()
     wrapped = scan.accept("[")
@@ -110,6 +111,8 @@ def _field(scan, first):
     increment, mode = 0, FISCHER_AFTER
     if scan.accept("+"):
         increment = scan.seconds_ms("the increment in seconds")
+        if scan.accept("d"):  # "300+5d", as lichess-like text writes a delay
+            mode = DELAY
     delay = scan.accept("SB")
     if delay:
         if increment:
@@ -212,7 +215,7 @@ def looks_like(text):
         return False
     signed = False
     for char in text:
-        if char not in DIGITS + "/+:*=SB.-":
+        if char not in DIGITS + "/+:*=SBd.-":
             return False
         signed = signed or char in _SIGNS
     return signed

@@ -3,7 +3,7 @@
 from notation.errors import PresetError, refuse_zero_time
 
 # Detection order only breaks ties in messages; a text two notations read differently is refused.
-FORMATS = ("chessclock", "arimaa", "ggs", "pcn", "ogs", "pgn", "cutechess", "sgf", "gtp")
+FORMATS = ("chessclock", "go", "arimaa", "ggs", "pcn", "ogs", "pgn", "cutechess", "sgf", "gtp")
 MODES = ("fischer", "fischer-after", "bronstein", "delay")
 
 
@@ -70,8 +70,11 @@ def parse(text, format="auto", mode=None, hourglass=False, word=False):
     return detect(text, mode, hourglass, word)[1]
 
 
-def detect(text, mode=None, hourglass=False, word=False):
-    """(format, Setup) for a text exactly one notation reads (or all that read it agree)."""
+def detect(text, mode=None, hourglass=False, word=False, names=True):
+    """(format, Setup) for a text exactly one notation reads (or all that read it agree), or,
+    with `names`, that no notation reads, for the name of a factory preset as the menu shows it.
+    A reading far from what events play ("300+2": five hours) is refused with the readings and
+    how to say each."""
     readings = []
     claimed = []
     for name in _candidates(mode, hourglass, word):
@@ -82,7 +85,11 @@ def detect(text, mode=None, hourglass=False, word=False):
         except PresetError as error:
             claimed.append((name, error))
     if not readings:
-        raise _nearest_error(text, mode, hourglass, word, claimed)
+        spec = factory_spec(text) if names else None
+        if spec is None:
+            raise _nearest_error(text, mode, hourglass, word, claimed)
+        name, body = split_prefix(spec)
+        return name, _parse_as(name, body, mode, hourglass, word)
     name, setup = readings[0]
     for other, other_setup in readings[1:]:
         if other_setup != setup:
@@ -92,7 +99,26 @@ def detect(text, mode=None, hourglass=False, word=False):
                 None,
                 "ambiguous: %s and %s read it differently; name the format" % (name, other),
             )
+    from notation import plausible
+
+    problem = plausible.doubt(name, text)
+    if problem:
+        raise PresetError("preset", text, None, problem)
     return name, setup
+
+
+def factory_spec(text):
+    """The text of the factory preset named `text` (any case and spacing), or None: a name the
+    clock shows can be typed back."""
+    if not isinstance(text, str) or not text.lstrip()[:1].isalpha():
+        return None
+    wanted = " ".join(text.split()).lower()
+    from notation.factory import DEFAULTS
+
+    for name, spec in DEFAULTS:
+        if name.lower() == wanted:
+            return spec
+    return None
 
 
 def _candidates(mode, hourglass, word):
@@ -109,7 +135,7 @@ def _nearest_error(text, mode, hourglass, word, claimed):
     text only with its prefix); a text no notation gets into gets a general message."""
     nearest, furthest = None, 0
     for name, error in claimed:
-        reach = len(text) if error.position is None else error.position
+        reach = len(text) if error.position is None else error.reach
         if nearest is None or reach > furthest:
             nearest, furthest = error, reach
     claimed_names = [name for name, _error in claimed]
@@ -121,9 +147,11 @@ def _nearest_error(text, mode, hourglass, word, claimed):
             _parse_as(name, text, mode, hourglass, word)
             reader = reader or name
         except PresetError as error:
-            if error.position is not None and error.position > furthest:
-                nearest, furthest = error, error.position
-    if reader is not None and not claimed:  # "300.5+2": PGN seconds, but only with the prefix
+            if error.position is not None and error.reach > furthest:
+                nearest, furthest = error, error.reach
+    # "1:30/2:00" is GGS only with its prefix; but a prefix that reads a text another notation
+    # got into ("300.5+2", minutes there) would change its meaning: that notation's error then.
+    if reader is not None and not claimed and not furthest:
         problem = "only %s reads this, and only with its prefix: %s:%s" % (reader, reader, text)
         return PresetError("preset", text, None, problem)
     return nearest or PresetError(

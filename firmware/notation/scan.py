@@ -20,14 +20,12 @@ class Scanner:
             found = "the end of the text"
         else:
             found = '"' + self.text[at] + '"'
-        raise PresetError(
-            self.notation, self.text, at, "expected %s, found %s" % (expected, found)
-        )
+        problem = "expected %s, found %s" % (expected, found)
+        raise PresetError(self.notation, self.text, at, problem)
 
     def error(self, problem, position=None):
-        raise PresetError(
-            self.notation, self.text, self.pos if position is None else position, problem
-        )
+        at = self.pos if position is None else position
+        raise PresetError(self.notation, self.text, at, problem, self.pos)
 
     def at_end(self):
         return self.pos >= len(self.text)

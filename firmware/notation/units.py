@@ -24,7 +24,8 @@ def read_time(scanner, default_ms, expected, letters="hms", spoken=False):
     A plain number counts in units of `default_ms`. Otherwise numbers carry the unit letters
     allowed in `letters`, in the order h, m, s, each at most once; a number without a letter
     after the last one takes the next smaller unit (1h30 = 1h30m, 2m15 = 2m15s). `spoken` also
-    takes unit words and spaces, as people write them: "1 h 30 min", "90 minutes", "30 sec".
+    takes unit words and spaces, as people write them: "1 h 30 min", "90 minutes", "30 sec",
+    and primes: 90' (minutes), 30'' or 30" (seconds).
     """
     start = scanner.pos
     total = 0
@@ -39,7 +40,10 @@ def read_time(scanner, default_ms, expected, letters="hms", spoken=False):
         if len(run) > 9:
             scanner.error("the number %s is too large" % run, at)
         if scanner.peek() == ".":
-            scanner.error("decimal numbers are not allowed; use unit letters, as in 1m30s", at)
+            dot = scanner.pos
+            scanner.pos += 1
+            scanner.digits()  # read it whole: the refusal of the notation that got furthest wins
+            scanner.error("decimal numbers are not allowed; use unit letters, as in 1m30s", dot)
         unit_at = scanner.pos
         index, width = _unit(scanner, spoken)
         if index < 0:
@@ -91,6 +95,12 @@ def _unit(scanner, spoken):
         return index, 1
     scanner.skip_spaces()
     text = scanner.text
+    # Primes, as FIDE announcements print them: 90' is minutes, 30'' or 30" seconds.
+    if text[scanner.pos : scanner.pos + 2] == "''":
+        return 2, 2
+    prime = text[scanner.pos : scanner.pos + 1]
+    if prime and prime in "'\"":
+        return (1 if prime == "'" else 2), 1
     for index, words in enumerate(_WORDS):
         for word in words:
             end = scanner.pos + len(word)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # What every notation's refusals must say, for the plain tests of both interpreters.
-from notation.errors import PresetError
+from notation.errors import PresetError, quote
 from support import raises
 
 
@@ -11,7 +11,7 @@ def refused(parse, text, position, words, **options):
     message = str(error)
     assert error.position == position, message
     if len(text) <= 60:
-        assert '"' + text.replace('"', '\\"') + '"' in message, message
+        assert quote(text) in message, message
     if position is not None:
         assert "at character %d" % (position + 1) in message, message
     assert words in message, message

@@ -199,7 +199,7 @@ def test_bad_percent():
 
 
 def test_bad_times():
-    refused("1.5/10", 0, "decimal numbers are not allowed")
+    refused("1.5/10", 1, "decimal numbers are not allowed")
     refused("x/10", 0, "expected the move time M")
     refused("2/10x", 4, '"/" and the next field, or the end, found "x"')
     refused("2/1m1h", 5, "order h, m, s")

@@ -223,9 +223,9 @@ def test_unit_errors():
     refused("G/1m1h", 5, "order h, m, s")
     refused("G/1h2h", 5, "order h, m, s")
     refused("G/10s5", 5, "after the seconds has no unit")
-    refused("G/1.5", 2, "decimal numbers are not allowed")
+    refused("G/1.5", 3, "decimal numbers are not allowed")
     refused("G/5/1h", 5, "the unit h is not allowed here, only m, s")
-    refused("G/5/0.5", 4, "decimal numbers are not allowed")
+    refused("G/5/0.5", 5, "decimal numbers are not allowed")
 
 
 def test_too_large():
@@ -274,7 +274,8 @@ def test_spelled_out_units():
         ("90 minutes + 30 seconds", "G/90/30"),
         ("2 hours + 1 minute", "G/120/60"),
         ("1 hour 30", "G/90"),
-        ("40/2 h, 20/1 h, 15 min + 30 s", "40/120, 20/60, G/15/30"),
+        # A "+" increment on the last phase only is from move 1, as FIDE writes it.
+        ("40/2 h, 20/1 h, 15 min + 30 s", "40/120/30, 20/60/30, G/15/30"),
         ("G/10 Min/5 Sec", "G/10/5"),
     ):
         assert chessclock.parse(text) == chessclock.parse(same), text
@@ -295,7 +296,7 @@ def test_typos_as_players_write():
     refused("5 min 3 min", 8, "order h, m, s")
     refused("5+1h", 3, "the unit h is not allowed here, only m, s")
     refused("5+3 per moves", 4, 'unknown option "per"')
-    refused("5.5+3", 0, "decimal numbers are not allowed")
+    refused("5.5+3", 1, "decimal numbers are not allowed")
 
 
 # Formatting.
@@ -355,7 +356,8 @@ def test_format_zero_increment_phase_beside_a_mode():
 
 def test_format_refusals():
     plain = Control([phase(1800000)])
-    cannot(Setup(plain, Control([phase(600000)])), "different controls")
+    cannot(Setup(plain, Control([phase(600000, increment_ms=SEC)])), "different controls")
+    cannot(Setup(plain, Control([phase(600000, moves=40)])), "different controls")
     cannot(Setup(plain, start_ms=30000), "a start clock")
     cannot(Setup(plain, limit_ms=3600000), "a game limit")
     cannot(Setup(plain, limit_turns=60), "a game limit")
@@ -377,7 +379,7 @@ def test_format_refusals():
         "different increment modes",
     )
     cannot(setup(phase(60500)), "times finer than a second")
-    cannot(setup(phase(60000, 0, 2500)), "times finer than a second")
+    assert chessclock.format(setup(phase(60000, 0, 2500))) == "G/1+2.5"  # "+" takes decimals
     cannot("G/30", "anything but a Setup")
 
 

@@ -13,8 +13,10 @@ TOKENS = (
     " ", "\t", "h", "m", "s", "1h30", "10s", "2m15s", ".", ":", "-", "x", "t", "N",
     " fischer", " fischer-after", " bronstein", " delay", " hourglass", " word", "word",
     "+", " + ", " min", " sec", "minutes", " hour", "/move", " per move", "sek",
+    "|", " | ", "'", "''", '"', ";", "SD", " d5", "d", "inc30", " inc", "0.5", " / move",
+    "fischer ", "bronstein ", "delay ", "armageddon ", "Armageddon 5/4",
 )  # fmt: skip
-ALPHABET = "G0123456789/, hms.bdfwx+inecorpv"
+ALPHABET = "G0123456789/, hms.bdfwx+inecorpv|';SD"
 
 
 TIME = st.one_of(

@@ -108,10 +108,11 @@ def test_texts_nobody_reads_get_a_clear_error():
     for text in ("ninety minutes", "x", ""):
         error = raises(PresetError, registry.parse, text)
         assert str(error).startswith('preset "%s": no notation recognises this' % text)
+    # PGN reads it in seconds: a hint to its prefix would change what the text means.
     error = raises(PresetError, registry.parse, "300.5+2")
-    assert (
-        str(error)
-        == 'preset "300.5+2": only pgn reads this, and only with its prefix: pgn:300.5+2'
+    assert str(error) == (
+        'chessclock preset "300.5+2", at character 4: decimal numbers are not allowed; use '
+        "unit letters, as in 1m30s"
     )
     error = raises(PresetError, registry.parse, "G/30", "bogus")
     assert str(error).startswith('preset "bogus": unknown format')

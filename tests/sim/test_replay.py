@@ -105,6 +105,21 @@ def test_pcn_record(tmp_path):
     assert lines[2]["second"]["remaining_ms"] == 592000
 
 
+def test_a_pcn_record_without_elapsed_times_replays_the_control(tmp_path):
+    record = tmp_path / "game.json"
+    periods = [{"duration_ms": 300000, "increment_ms": 3000}]
+    plies = [{"pmn": "e2-e4"}, {"pmn": "e7-e5"}, {"pmn": "g1-f3"}]
+    record.write_text(json.dumps({"periods": periods, "plies": plies}))
+    code, lines, err = run("--pcn", str(record))
+    assert code == 0 and len(lines) == 4 and "no time charged" in err
+    assert lines[1]["first"]["remaining_ms"] == 303000  # the increment, nothing charged
+    assert lines[3]["first"]["remaining_ms"] == 306000
+    plies[1]["elapsed_ms"] = 1000  # some with, some without: which one is missing is said
+    record.write_text(json.dumps({"periods": periods, "plies": plies}))
+    code, lines, err = run("--pcn", str(record))
+    assert code == 2 and "ply 1 has no elapsed_ms" in err
+
+
 def test_bad_input_exits_2_with_the_error_on_stderr():
     code, lines, err = run("--preset", "40/90/30, X/30", "--format", "chessclock", "--moves", "1")
     assert code == 2 and lines == []
