@@ -14,8 +14,9 @@ $(READY): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $(READY)
 
-sim: $(READY)
-	$(BIN)/python -m sim $(ARGS)
+# The simulator is the standard library alone (curses): nothing to install.
+sim:
+	$(PYTHON) -m sim $(ARGS)
 
 # The clock in a web page: the pinned MicroPython WebAssembly build from npm, then the server.
 web: $(READY) | $(ENGINE)
