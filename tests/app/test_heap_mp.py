@@ -119,11 +119,11 @@ def test_paused_and_flagged_passes_blinking_the_lights_allocate_nothing():
     clock.run_until(3100)
     before = clock.hal.leds.writes
     assert locked_steps(clock, 6) == 0  # the outlined band stays; the light blinks
-    assert clock.hal.leds.writes == before + 6 and clock.hal.now == 6000
-    clock.press(b.PLAY, 6000)
-    clock.run_until(66100)
+    assert clock.hal.leds.writes == before + 6 and clock.hal.now == 9000
+    clock.press(b.PLAY, 9000)
+    clock.run_until(69100)
     flag = clock.app.game.end_stamp()
-    assert flag == 65001 and clock.app.lights.left == 3  # FAST, blinking from the flag
+    assert flag == 68001 and clock.app.lights.left == 3  # FAST, blinking from the flag
     before = clock.hal.leds.writes
-    locked_steps(clock, 8)  # 66126 (flag + 9 x 125 ms) to 67001
+    locked_steps(clock, 8)  # 69126 (flag + 9 x 125 ms) to 70001
     assert clock.hal.leds.writes == before + 8 and clock.hal.now == flag + 16 * 125

@@ -26,19 +26,19 @@ def test_levels_and_edges_of_each_mode():
     assert lights.level(ON, 0, 12345) and not lights.level(OFF, 0, 12345)
     assert lights.until_edge(ON, 0, 7) == -1 and lights.until_edge(OFF, 0, 7) == -1
     # a blink is lit first, from the stamp its mode began
-    slow = [lights.level(SLOW, 1000, 1000 + t) for t in (0, 499, 500, 999, 1000)]
+    slow = [lights.level(SLOW, 1000, 1000 + t) for t in (0, 999, 1000, 1999, 2000)]
     assert slow == [True, True, False, False, True]
     fast = [lights.level(FAST, 1000, 1000 + t) for t in (0, 124, 125, 249, 250)]
     assert fast == [True, True, False, False, True]
-    assert lights.until_edge(SLOW, 1000, 1000) == 500
-    assert lights.until_edge(SLOW, 1000, 1499) == 1 and lights.until_edge(SLOW, 1000, 1500) == 500
+    assert lights.until_edge(SLOW, 1000, 1000) == 1000
+    assert lights.until_edge(SLOW, 1000, 1999) == 1 and lights.until_edge(SLOW, 1000, 2000) == 1000
     assert lights.until_edge(FAST, 1000, 1130) == 120
 
 
 def test_blinks_keep_their_phase_across_the_wrap_of_the_stamps():
     since = 2**30 - 100
-    assert lights.level(SLOW, since, 399) and not lights.level(SLOW, since, 400)
-    assert lights.until_edge(SLOW, since, 399) == 1
+    assert lights.level(SLOW, since, 899) and not lights.level(SLOW, since, 900)
+    assert lights.until_edge(SLOW, since, 899) == 1
 
 
 def test_ready_and_the_preset_menu_leave_both_dark():
@@ -71,15 +71,15 @@ def test_a_pause_blinks_the_side_on_move_slowly_and_each_edge_wakes_the_loop():
     clock.run_until(4000)
     changes = recording(clock)
     assert clock.state() == "paused" and modes(clock) == (OFF, SLOW)
-    assert clock.app.next_wake(4000) == 4500
-    clock.run_until(6100)
-    assert changes == [(4500, False, False), (5000, False, True), (5500, False, False)] + [
-        (6000, False, True)
+    assert clock.app.next_wake(4000) == 5000  # the blink's edge: no wake more than before
+    clock.run_until(8100)
+    assert changes == [(5000, False, False), (6000, False, True), (7000, False, False)] + [
+        (8000, False, True)
     ]
-    clock.press(b.PLAY, 6200)
-    clock.run_until(6300)
+    clock.press(b.PLAY, 8200)
+    clock.run_until(8300)
     assert clock.state() == "running" and modes(clock) == (OFF, ON)
-    assert len(changes) == 4 and lit(clock) == (False, True)  # lit since 6000, steady from now
+    assert len(changes) == 4 and lit(clock) == (False, True)  # lit since 8000, steady from now
 
 
 def test_the_arbiter_menu_keeps_the_pause_s_blink_and_an_undo_moves_it():
@@ -90,7 +90,7 @@ def test_the_arbiter_menu_keeps_the_pause_s_blink_and_an_undo_moves_it():
     clock.press(b.SET, 4200)
     clock.run_until(4700)
     assert clock.state() == "arbiter" and modes(clock) == (OFF, SLOW)
-    assert clock.app.lights.since == 4000 and lit(clock) == (False, False)  # 4500..5000 dark
+    assert clock.app.lights.since == 4000 and lit(clock) == (False, True)  # 4000..5000 lit
     clock.press(b.PLAY, 5000)  # back to the pause
     clock.press(b.MINUS, 5600)  # takes back the left player's move: the left is on move again
     clock.run_until(5650)

@@ -38,7 +38,7 @@ def test_a_paused_clock_allocates_nothing():
     assert clock.state() == "paused"
     # woken by each blink of the light on move; the modules were dimmed as it paused
     assert locked_steps(clock, 20) == 0
-    assert clock.hal.now == 3000 + 20 * 500
+    assert clock.hal.now == 3000 + 20 * 1000
 
 
 def test_running_with_the_counters_shown_allocates_nothing():

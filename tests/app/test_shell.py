@@ -117,9 +117,9 @@ def test_a_preset_is_stored_with_the_prefix_of_the_notation_that_read_it():
 def test_a_paused_clock_sleeps_till_the_light_on_move_blinks_on_either_screen():
     from ui.seg7 import SegScreen
 
-    # The OLED says PAUSE, the modules dim: only the light of the side on move changes, 500 ms
+    # The OLED says PAUSE, the modules dim: only the light of the side on move changes, 1 s
     # after the pause at 2000 (its blink is phased from there).
-    for screen, wake in ((None, 2500), (SegScreen(), 2500)):
+    for screen, wake in ((None, 3000), (SegScreen(), 3000)):
         clock = Clock(screen=screen, preset="Blitz 5+3")
         clock.press(b.RIGHT, 1000)
         clock.press(b.PLAY, 2000)

@@ -114,12 +114,12 @@ def test_the_lights_as_the_header_names_them():
 
 
 def test_the_lights_in_the_header_name_each_blinking_one_by_its_mode_at_any_instant():
-    # A pause blinks the light on move (500 ms lit, 500 ms dark): the header says so at either.
-    text = "preset G/5\nat 100 press right\nat 900 press play\nshow 1000\nshow 1500\n"
+    # A pause blinks the light on move (1 s lit, 1 s dark): the header says so at either.
+    text = "preset G/5\nat 100 press right\nat 900 press play\nshow 1500\nshow 2500\n"
     headers = [line for line in run(text) if line.startswith("t=")]
     assert headers == [
-        "t=1000 state=paused leds=left:slow left=04:59 right=05:00",
         "t=1500 state=paused leds=left:slow left=04:59 right=05:00",
+        "t=2500 state=paused leds=left:slow left=04:59 right=05:00",
     ]
 
 
