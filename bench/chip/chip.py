@@ -10,6 +10,7 @@ import pty
 import select
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import tty
@@ -35,10 +36,12 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled]
+        self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=self._errors,
             pass_fds=(theirs.fileno(),),
             text=True,
             bufsize=1,
@@ -59,7 +62,9 @@ class Chip:
         if not line:
             self.close()
             if self._node.returncode not in (None, 0, -9, -15):
-                raise Hung("the emulator stopped (exit %s)" % self._node.returncode)
+                raise Hung(
+                    "the emulator stopped (exit %s): %s" % (self._node.returncode, self.errors())
+                )
             raise Hung("the emulated chip did not answer within %d s: stopped" % self.timeout)
         answer = json.loads(line)
         if "error" in answer:
@@ -87,6 +92,12 @@ class Chip:
 
     def events(self):
         return self.send("events")["events"]
+
+    def errors(self):
+        """The emulator's last error line."""
+        self._errors.seek(0)
+        lines = [line for line in self._errors.read().splitlines() if "invalid SIO" not in line]
+        return lines[-1] if lines else ""
 
     def close(self):
         if self._stopping:

@@ -352,8 +352,8 @@ function reboot() {
   const flash = mcu.flash.slice(0, FLASH_SIZE);
   baseNs += clock.nanos;
   resets++;
-  event({ ev: 'reset' });
   boot(flash);
+  event({ ev: 'reset' });
 }
 
 // ---------------------------------------------------------------- running
@@ -447,6 +447,9 @@ function next() {
       return done({ ...status(), on: oled.on, ram: Buffer.from(oled.ram).toString('hex') });
     case 'tm1637':
       return done({ ...status(), modules: modules.map((m) => ({ seg: m.seg.slice(0, 4), on: m.on })) });
+    case 'save': // the whole flash, image and file system: a .bin that boots as it is now
+      fs.writeFileSync(command.path, mcu.flash.subarray(0, FLASH_SIZE));
+      return done(status());
     case 'reset':
       reboot();
       return done(status());
