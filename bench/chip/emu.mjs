@@ -3,7 +3,7 @@
 // one JSON command a line on stdin, answered by one JSON line on stdout.
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
-//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c]
+//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV]
 //
 // Time is emulated: 8 ns a cycle (125 MHz); a core asleep (WFI/WFE) skips to the next alarm.
 // The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
@@ -21,7 +21,7 @@ import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
 
-const opts = { firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c' };
+const opts = { firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000' };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
   if (!(key in opts)) fail(`unknown option ${process.argv[i]}`);
@@ -328,6 +328,8 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) mcu.gpio[pin].addListener(() => resolve(pin));
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
+  // ADC3 reads VSYS through the Pico's 1/3 divider (12 bits, 3.3 V full scale).
+  mcu.adc.channelValues[3] = Math.round((parseFloat(opts.vsys) / 3 / 3300) * 4095);
   if (oled) oled.reset();
   cdc = new USBCDC(mcu.usbCtrl);
   heldRead = null;
