@@ -269,8 +269,12 @@ def measure(chip, board, plies_in_game=GAME_PLIES):
 def estimates():
     """The desktop estimates of the same figures, by board: bench/press.py and board_heap.py
     under the MicroPython unix port (what `make bench` prints)."""
+    import importlib.util
+
     sys.path.insert(0, os.path.join(ROOT, "bench"))
-    import run as desktop
+    spec = importlib.util.spec_from_file_location("bench_run", os.path.join(ROOT, "bench/run.py"))
+    desktop = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(desktop)
 
     desktop.compile_tree()
     f = desktop.figures(desktop.MICROPYTHON, "bench/press.py", ROOT)
@@ -522,8 +526,10 @@ def main(argv):
             except Hung as error:
                 print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
                 return 1
-    estimate = estimates() if desktop else {}
-    report = {"boards": results, "desktop_estimate": estimate, "goals": GOALS}
+    report = {"boards": results, "desktop_estimate": {}, "goals": GOALS}
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1)
+    estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
     print(table(results, estimate))
