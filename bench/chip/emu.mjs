@@ -185,10 +185,20 @@ class Ssd1306 {
 }
 const oled = opts.oled && opts.oled !== 'none' ? new Ssd1306(parseInt(opts.oled)) : null;
 
+// rp2040js moves I2C bytes at once; each step here is answered after its time on the wire, from
+// the SCL high and low counts the firmware set (in clk_sys cycles): 9 clocks a byte with its
+// ACK, one for a START or a STOP.
 function hookI2C(bus, index) {
   const TX_EMPTY = 1 << 4;
   let transaction = null;
   let device = null;
+  const alarm = clock.createAlarm(() => alarm.then());
+  const later = (bits, then) => {
+    const high = bus.fsClockHighPeriod || bus.ssClockHighPeriod;
+    const low = bus.fsClockLowPeriod || bus.ssClockLowPeriod;
+    alarm.then = then;
+    alarm.schedule(bits * (high + low) * CYCLE_NS);
+  };
   const finish = () => {
     if (!transaction) return;
     event({ ev: 'i2c', bus: index, addr: transaction.addr, n: transaction.n, ack: !!device });
@@ -197,27 +207,32 @@ function hookI2C(bus, index) {
   };
   bus.onStart = () => {
     finish();
-    bus.completeStart();
+    later(1, () => bus.completeStart());
   };
   bus.onConnect = (address, mode) => {
     device = oled && address === oled.address ? oled : null;
     transaction = { addr: address, n: 0 };
     if (device) device.start();
-    bus.completeConnect(!!device);
-    if (!device) bus.setInterrupts(TX_EMPTY); // rp2040js leaves TX_EMPTY clear on a NACK
+    later(9, () => {
+      bus.completeConnect(!!device);
+      if (!device) bus.setInterrupts(TX_EMPTY); // rp2040js leaves TX_EMPTY clear on a NACK
+    });
     if (mode === I2CMode.Read) transaction.read = true;
   };
   bus.onWriteByte = (byte) => {
     transaction.n++;
     if (device) device.write(byte);
-    bus.completeWrite(!!device);
-    if (!device) bus.setInterrupts(TX_EMPTY);
+    later(9, () => {
+      bus.completeWrite(!!device);
+      if (!device) bus.setInterrupts(TX_EMPTY);
+    });
   };
-  bus.onReadByte = () => bus.completeRead(device && !device.on ? 0x40 : 0x00);
-  bus.onStop = () => {
-    finish();
-    bus.completeStop();
-  };
+  bus.onReadByte = () => later(9, () => bus.completeRead(device && !device.on ? 0x40 : 0x00));
+  bus.onStop = () =>
+    later(1, () => {
+      finish();
+      bus.completeStop();
+    });
 }
 
 // ---------------------------------------------------------------- TM1637 modules, bit-banged
