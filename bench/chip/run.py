@@ -257,7 +257,7 @@ def measure(chip, board, plies_in_game=GAME_PLIES):
     out["press_worst_ms"] = max(timed)
     worst = max(bench.presses, key=lambda p: p["ms"] or 0)
     out["press_worst_case"] = worst["case"]
-    out["press_missing"] = sum(1 for p in bench.presses if p["ms"] is None)
+    out["presses_without_a_change"] = sum(1 for p in bench.presses if p["ms"] is None)
     out["charges"] = len(bench.charges)
     out["charge_worst_ms"] = max((abs(c) for c in bench.charges), default=None)
     return out
