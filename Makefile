@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Two commands do everything on a fresh machine: `make sim` runs the simulator, `make test` every test.
 PYTHON ?= python3
 VENV := .venv

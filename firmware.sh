@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds MicroPython for the Raspberry Pi Pico with the clock frozen in: build/clock-BOARD.uf2.
 #
 #   MICROPYTHON_DIR=~/micropython ./firmware.sh [BOARD...]     (make firmware runs it)

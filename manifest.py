@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MicroPython manifest of the clock's own image (make firmware): what flash.sh installs, frozen.
 #
 # Read by MicroPython's tools/makemanifest.py with the board in the environment:

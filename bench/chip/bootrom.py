@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The RP2040 boot ROM for bench/chip, as a 16 KB .bin, from rp2040js's demo/bootrom.ts.
 #   python bench/chip/bootrom.py bootrom.ts bootrom.bin
 # rp2040js runs MicroPython's calls into the ROM (flash, memory, floats) but its npm package

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The short emulated-chip check of .ci/run: pico_oled boots, a press is charged to the
 # millisecond, and the OLED holds, byte for byte, the frame the simulator draws for the same game.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One emulated Pico (bench/chip/emu.mjs under node), driven from Python: levers, time, events.
 #
 # The chip's USB serial is a pseudo-terminal while `forward` is on (mpremote and flash.sh use

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // The emulated Pico of `make bench-chip`: rp2040js (npm) running a MicroPython image, driven by
 // one JSON command a line on stdin, answered by one JSON line on stdout.
 //

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `make bench-chip`: the clock measured on an emulated RP2040, for pico_oled and pico_tm1637.
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
 import json
 

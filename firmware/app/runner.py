@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The main loop: sleep until something is due, take the edges, bring the app up to now, draw.
 import gc
 

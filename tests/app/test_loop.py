@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The main loop's passes: one that wakes before anything is due only feeds the watchdog, early
 # wakes change nothing the clock does or when, and a press is drawn before it is saved.
 import gc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/chip's pieces that run without node: the boot ROM's conversion and the inputs' checks.
 import os
 import struct

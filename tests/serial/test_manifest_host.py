@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # manifest.py (make firmware) freezes exactly what flash.sh installs for a board: every module
 # board_files.txt compiles, the board file as board.py and main.py, each under the name it has on
 # the board; nothing else of the project. Read without MicroPython's tools: the manifest is run

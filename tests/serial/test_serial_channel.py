@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The serial channel in the app on the virtual HAL: every command's answers, line handling, no
 # allocation while no line is complete. Plain asserts: pytest and the MicroPython unix port.
 import gc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The host tool against the app served on a pseudo-terminal (`python -m sim.serial_cli serve
 # --pty` in a subprocess), through pyserial: presets files, listing, garbage, a running game.
 import json
