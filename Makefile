@@ -7,7 +7,7 @@ READY := $(VENV)/.installed
 
 ENGINE := web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 
-.PHONY: sim web test bench format clean
+.PHONY: sim web test bench bench-chip firmware format clean
 
 $(READY): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,23 @@ test: $(READY)
 bench: $(READY)
 	$(BIN)/python bench/run.py
 
+# The clock measured on an emulated RP2040 (rp2040js from npm, pinned in bench/chip/package.json):
+# RP2040_FIRMWARE (a MicroPython .uf2/.bin, NAME standing for the board) and RP2040_BOOTROM.
+CHIP_JS := bench/chip/node_modules/rp2040js/package.json
+$(CHIP_JS): bench/chip/package.json bench/chip/package-lock.json
+	@command -v npm >/dev/null || { echo "bench-chip: node and npm are needed (Debian: apt-get install nodejs npm)"; exit 2; }
+	cd bench/chip && npm ci --no-audit --no-fund --silent
+	touch $@
+
+bench-chip: $(READY) $(CHIP_JS)
+	$(BIN)/python bench/chip/run.py $(ARGS)
+
+# MicroPython for the Pico with the clock frozen in, build/clock-BOARD.uf2 (firmware.sh says how).
+firmware:
+	./firmware.sh $(BOARDS)
+
 format: $(READY)
 	$(BIN)/black -q -l 99 firmware hal sim tests boards bench web conftest.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis web/node_modules web/build
+	rm -rf $(VENV) build .pytest_cache .hypothesis web/node_modules web/build bench/chip/node_modules

@@ -18,6 +18,7 @@ HELP = (
     "GAME                        the game's record as JSON (a PCN game record)",
     "SET MUTE ON|OFF             sound off or on",
     "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
+    "MEM                         the heap after a collection as JSON: used, free, largest block",
     "PING                        answers OK pong",
     "REPL                        reboot to the MicroPython REPL (no game in progress)",
     "HELP                        this list",
@@ -64,6 +65,8 @@ def run(channel, text, now):
         for line in HELP:
             send(line)
         send("OK %d commands" % len(HELP))
+    elif verb == "MEM" and len(words) == 1:
+        send(_memory())
     elif verb == "PING" and len(words) == 1:
         send("OK pong")
     elif verb == "REPL" and len(words) == 1:
@@ -74,10 +77,32 @@ def run(channel, text, now):
         else:
             send("OK leaving for the REPL")
             channel.leave_for_repl()
-    elif verb in ("STATE", "GAME", "HELP", "PING", "REPL"):
+    elif verb in ("STATE", "GAME", "HELP", "MEM", "PING", "REPL"):
         send("ERR usage: " + verb)
     else:
         send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
+
+
+def _memory():
+    """The heap after a collection: bytes used, free, and the largest block one allocation gets
+    (found by trying sizes); an error where the interpreter gives no heap figures."""
+    import gc
+
+    gc.collect()
+    try:
+        used, free = gc.mem_alloc(), gc.mem_free()
+    except AttributeError:
+        return "ERR no heap figures here"
+    low, high = 0, free
+    while low < high:
+        size = (low + high + 1) // 2
+        try:
+            bytearray(size)
+            low = size
+        except MemoryError:
+            high = size - 1
+    gc.collect()
+    return "OK " + json.dumps({"used": used, "free": free, "largest": low})
 
 
 def _preset(channel, app, words, now):

