@@ -26,7 +26,8 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, ROOT + "/sim/shim")
 
 from boards import pico_oled, pico_tm1637  # noqa: E402
-from clock import display, ticks  # noqa: E402
+import ticks
+from clock import display  # noqa: E402
 from clock.game import View  # noqa: E402
 from fakes.mini_fs import MiniFs  # noqa: E402
 from hal import buttons as b  # noqa: E402

@@ -10,7 +10,7 @@
 # sees the lever.
 import random
 
-from clock import ticks
+import ticks
 from clock.game import Game, View
 from fakes.mini_fs import MiniFs
 from hal import buttons as b

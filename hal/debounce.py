@@ -2,7 +2,7 @@
 # Debounce by timestamp: a leading edge acts at once, then the button ignores bounce for a lockout.
 from array import array
 
-from clock import ticks
+import ticks
 from micropython import const
 
 LOCKOUT_MS = const(30)

@@ -7,7 +7,7 @@
 #   sim/realtime.py     RealTimeHal  real time: terminal keys press buttons (the simulator)
 #   sim/pty_hal.py      PtyHal       real time with the serial port on a pty (`serial_cli serve`)
 # This module, and VirtualHal's, import under MicroPython too: the heap tests run the app on it.
-from clock import ticks
+import ticks
 from hal.events import EdgeRing
 
 HEALTHY_MV = 4000  # what battery_mv() reads on a board that senses its supply

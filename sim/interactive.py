@@ -10,7 +10,8 @@ import textwrap
 import sim  # noqa: F401  (puts the firmware on the path)
 from app import gestures
 from app.runner import Runner
-from clock import display, ticks
+import ticks
+from clock import display
 from hal import buttons
 from sim import boards, frames
 from sim.hal_base import DesktopBuzzer

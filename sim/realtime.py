@@ -4,7 +4,7 @@ import os
 import time
 
 import sim  # noqa: F401  (puts the firmware on the path)
-from clock import ticks
+import ticks
 from hal.storage import Storage
 from sim.hal_base import HEALTHY_MV, DesktopHal
 

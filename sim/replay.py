@@ -3,7 +3,7 @@
 import json
 
 from clock import record as recording
-from clock import ticks
+import ticks
 from clock import report
 from clock.game import REASON_NAMES, Game
 from clock.model import MAX_MS, ClockError

@@ -14,7 +14,8 @@ import tempfile
 import sim  # noqa: F401  (puts the firmware on the path)
 from app.lights import OFF, ON, SLOW
 from app.runner import Runner
-from clock import display, ticks
+import ticks
+from clock import display
 from hal import buttons
 from notation.errors import PresetError
 from sim import boards, frames

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The HAL in virtual time, for tests and scripted runs: scheduled button edges, recorded frames
 # and tones. Imports under MicroPython too (tests/harness.py, the heap tests, tier 4's game).
-from clock import ticks
+import ticks
 from sim.hal_base import HEALTHY_MV, DesktopBuzzer, DesktopHal
 
 

@@ -10,7 +10,7 @@
 import binascii
 import json
 
-from clock import ticks
+import ticks
 from sim.hal_base import HEALTHY_MV, DesktopBuzzer, DesktopHal
 
 _ENOENT = 2

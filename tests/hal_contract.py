@@ -13,7 +13,7 @@
 #   battery_mv   what battery_mv() must read
 #   lit()        (optional) the two lights as the world sees them, (left, right) bools; without
 #                it, the desktop's levels hal.leds.left_on and right_on
-from clock import ticks
+import ticks
 from hal import buttons
 from ui.dirty import Dirty
 

@@ -2,7 +2,7 @@
 # The app on the virtual HAL, as the app tests drive it: timed presses, then run to a stamp.
 from app.clock_app import ClockApp
 from app.runner import Runner
-from clock import ticks
+import ticks
 from clock.game import View
 from hal import buttons
 from hal.storage import Storage

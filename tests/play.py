@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Drives a Game from a list of move times, as a test (or a replay) needs it.
-from clock import ticks
+import ticks
 from clock.game import Game, View
 
 

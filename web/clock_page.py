@@ -10,7 +10,7 @@ from app import saved
 from app.runner import Runner
 from app.clock_app import ClockApp
 from app.gestures import LONG_MS, RESET_MS
-from clock import ticks
+import ticks
 from clock.record import Record
 from hal import buttons
 from hal.storage import Storage

@@ -8,7 +8,8 @@ from app.lights import Lights
 from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
-from clock import display, ticks
+import ticks
+from clock import display
 from clock.record import Record
 from clock.game import (
     ABORTED,
@@ -74,7 +75,7 @@ _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
 INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-segment modules)
-_TICKS_MASK = const(0x3FFFFFFF)  # clock.ticks' wrap, for a diff written out
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks' wrap, for a diff written out
 _TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 

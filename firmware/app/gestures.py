@@ -2,7 +2,7 @@
 # Buttons to actions: levers act on their leading edge; long presses stand in for missing buttons.
 from micropython import const
 
-from clock import ticks
+import ticks
 from hal import buttons
 
 # Actions the app handles.

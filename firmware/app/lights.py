@@ -8,7 +8,7 @@
 # keeping time, and so is the next edge.
 from micropython import const
 
-from clock import ticks
+import ticks
 from clock.game import OVER, PAUSED, RUNNING, TIME
 
 OFF = const(0)

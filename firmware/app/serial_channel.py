@@ -10,7 +10,7 @@
 from array import array
 from micropython import const
 
-from clock.ticks import add, diff
+from ticks import add, diff
 
 MAX_LINE = const(250)  # bytes in a command line, without its CR/LF
 _CHUNK = const(64)  # bytes taken from the port per read

@@ -2,7 +2,9 @@
 # When the buzzer sounds: beeps near the end of a control, a long tone at a flag, period and stage tones.
 from micropython import const
 
-from clock import display, ticks
+import ticks
+
+from clock import display
 
 BEEP_HZ = const(2400)
 BEEP_MS = const(60)

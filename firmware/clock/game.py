@@ -20,7 +20,7 @@
 # start clock).
 from micropython import const
 
-from clock import ticks
+import ticks
 from clock.model import (
     ADD,
     BRONSTEIN,
@@ -108,7 +108,7 @@ _SIZE = const(41)
 _NO_END = const(-1)
 _IN_PENALTY = const(-2)
 
-# clock.ticks.diff's arithmetic, written out where it runs at every call.
+# ticks.diff's arithmetic, written out where it runs at every call.
 _TICKS_MASK = const(0x3FFFFFFF)
 _TICKS_HALF = const(0x20000000)
 

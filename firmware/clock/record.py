@@ -16,7 +16,7 @@
 from array import array
 from micropython import const
 
-from clock import ticks
+import ticks
 from clock.game import ARBITER, DONE, OVER, RUNNING, STAGE_UNIT
 from clock.game import NOTE_ADJUST as ADJUST
 from clock.game import NOTE_END as END

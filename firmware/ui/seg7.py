@@ -42,7 +42,8 @@
 from micropython import const
 
 from app.lights import SLOW
-from clock import display, ticks
+import ticks
+from clock import display
 from ui import font
 from ui.status import INFO_BATTERY
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # A passive piezo on a PWM pin: play(hz, ms, now) starts a tone, update(now) ends it when due.
-from clock.ticks import add, diff
+from ticks import add, diff
 from micropython import const
 
 _HALF = const(32768)  # duty_u16 for a 50 % square wave: the loudest a piezo gets

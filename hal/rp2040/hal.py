@@ -3,7 +3,7 @@
 import os
 
 import micropython
-from clock.ticks import add, diff
+from ticks import add, diff
 from hal import buttons as logical
 from hal.events import EdgeRing
 from hal.rp2040.battery import Battery

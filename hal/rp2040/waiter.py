@@ -6,7 +6,7 @@
 # is registered as a stream that is readable while an edge is pending, so the CPU wakes only for
 # an interrupt, and poll returns only for an edge, a watched stream (USB stdin) or the stamp.
 # An edge whose IRQ comes between the last ask and the WFE sets the event flag: WFE returns.
-from clock.ticks import add, diff
+from ticks import add, diff
 from micropython import const
 
 _MP_STREAM_POLL = const(3)

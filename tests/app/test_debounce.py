@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Debounce by timestamp: the leading edge acts, bounce is ignored, and a week later too.
-from clock import ticks
+import ticks
 from hal import buttons as b
 from hal.debounce import Debouncer
 

@@ -5,7 +5,7 @@ import gc
 
 from app import gestures as act
 from app.runner import Runner
-from clock import ticks
+import ticks
 from hal import buttons as b
 from harness import Clock
 

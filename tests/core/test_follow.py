@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # What Game keeps between calls (a View brought up to a later `now`, the next event, update's
 # quick answer) always equals what it works out afresh, across periods, stages, flags and edits.
-from clock import ticks
+import ticks
 from clock.game import OVER, PAUSED, RUNNING, STAGE_BEGAN, Game, View
 from clock.model import (
     BRONSTEIN,

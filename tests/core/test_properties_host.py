@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clock import ticks
+import ticks
 from clock.game import GAME_OVER, OVER, Game, View
 from clock.model import FISCHER, FISCHER_AFTER, NEXT, SET, Control, Setup, Stage
 from play import moves, shown, start

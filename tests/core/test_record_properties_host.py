@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.presets import DEFAULTS
-from clock import ticks
+import ticks
 from clock.game import OVER, PAUSED, RUNNING, Game
 from clock.record import AMOUNT, AT, Record, replay
 import notation

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Timestamps wrap at 2**30 as time.ticks_ms() does; games across the wrap are charged exactly.
-from clock import ticks
+import ticks
 from clock.game import FLAG_FELL, GAME_OVER, TIME
 from clock.model import Control, Setup, Stage
 from play import moves, shown, start

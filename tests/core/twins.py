@@ -11,7 +11,7 @@
 # _add_time, _tell_from, _note) for the other side's move; where the slot layout can be
 # read (CPython keeps a module's private constants, MicroPython compiles them away), General
 # checks after every press that the helpers would have left the same.
-from clock import ticks
+import ticks
 from clock.game import DONE, NOTE_PLY, RUNNING, Game, View
 from clock.model import ClockError, Setup
 from clock.record import Record

@@ -5,7 +5,7 @@
 # it "sleeps" (moves the Clock) until the next scheduled interrupt or the end of the timeout,
 # runs that interrupt's action (drive a pin, put bytes on a stream, or nothing) and asks again.
 # CPython's select.poll cannot poll a Python object, hence this fake in both interpreters.
-from clock.ticks import diff
+from ticks import diff
 
 POLLIN = 1
 POLLOUT = 4

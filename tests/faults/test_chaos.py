@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Button chaos and the tick counter wrapping: presses are charged at their instants, once.
-from clock import ticks
+import ticks
 from clock.game import Game, View
 from hal import buttons as b
 from harness import Clock

@@ -5,7 +5,7 @@ import io
 
 import hal_contract
 from boards import pico_oled, pico_tm1637
-from clock import ticks
+import ticks
 from fake_devices import Ssd1306Panel, Tm1637Chip
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs

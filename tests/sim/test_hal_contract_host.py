@@ -5,7 +5,7 @@ import os
 import threading
 
 import hal_contract
-from clock import ticks
+import ticks
 from hal import buttons
 from hal.storage import Storage
 from sim.hal_base import DesktopBuzzer

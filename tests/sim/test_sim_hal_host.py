@@ -4,7 +4,7 @@ import queue
 import threading
 import time
 
-from clock import ticks
+import ticks
 from hal import buttons
 from sim.hal_base import DesktopBuzzer
 from sim.realtime import TAP_MS, RealTimeHal, folder_storage

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Wrap-safe arithmetic on millisecond timestamps that wrap at 2**30, as time.ticks_ms() does.
+# Wrap-safe arithmetic on millisecond timestamps that wrap at 2**30, as time.ticks_ms() does:
+# the hardware's arithmetic, below both the clock core and the HAL, which each import it.
 from micropython import const
 
 PERIOD = const(0x40000000)
