@@ -25,7 +25,7 @@ def options():
     return st.one_of(tc.map("".join), st_option, st.just("tc=inf"))
 
 
-@settings(max_examples=10000, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(st.one_of(TEXTS, options()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(cutechess, text)

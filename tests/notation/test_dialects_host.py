@@ -115,7 +115,7 @@ TOKENS = (
 ALPHABET = "0123456789|+'\";/,. xdGSDhmsincabo"
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.texts(TOKENS, ALPHABET))
 def test_no_dialect_text_crashes_and_every_refusal_is_one_line(text):
     try:
@@ -128,7 +128,7 @@ def test_no_dialect_text_crashes_and_every_refusal_is_one_line(text):
     assert "\n" not in describe(setup, text)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.texts(TOKENS, ALPHABET))
 def test_the_go_notation_reads_or_refuses_and_what_it_reads_round_trips(text):
     fuzzing.check(go, text)

@@ -30,7 +30,7 @@ def commands():
     return st.tuples(ident, st.one_of(standard, kgs), tail).map("".join)
 
 
-@settings(max_examples=10000, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET, max_tokens=10, max_alphabet=40), commands()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(gtp, text)

@@ -51,7 +51,7 @@ SHAPED = st.sampled_from(ogs.SYSTEMS).flatmap(
 JSON_TEXT = st.text(alphabet='[]{}:,"-.0123456789eE timecontrlsyfh_')
 
 
-@settings(max_examples=10000, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(st.text() | JSON_TEXT | (TIME_CONTROL | SHAPED).map(json.dumps))
 def test_fuzz_ogs_parse(text):
     fuzzing.parses_or_refuses(ogs.parse, text, "ogs")

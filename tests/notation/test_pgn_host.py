@@ -32,7 +32,7 @@ def values():
     return st.one_of(plain, plain.map(lambda value: '[TimeControl "%s"]' % value))
 
 
-@settings(max_examples=10000, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET, max_tokens=16), values()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(pgn, text)

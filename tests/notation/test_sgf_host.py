@@ -35,7 +35,7 @@ def records():
     return st.one_of(props, wrapped, overtimes())
 
 
-@settings(max_examples=10000, deadline=None)
+@settings(max_examples=2500, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET), records()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(sgf, text)

@@ -47,13 +47,15 @@ def test_a_dry_run_compiles_the_listed_modules_and_installs_main_py_last():
     assert os.path.isfile(os.path.join(ROOT, "build/flash/app/serial_channel.mpy"))
     steps = remote(out)
     assert steps[0].startswith("connect auto exec ") and steps[0].endswith(
-        'for path in ("main.py","board.py","app","clock","hal","notation","ui",):\\n    rm(path)\''
+        'for path in ("main.py","board.py","app","clock","hal","notation","ticks.mpy","ticks.py",'
+        '"ui",):\\n    rm(path)\''
     )
     assert steps[1] == (
         "connect auto cp -r build/flash/app build/flash/clock build/flash/hal "
         "build/flash/notation build/flash/ui :"
     )
     assert steps[2:] == [
+        "connect auto cp build/flash/ticks.mpy :ticks.mpy",
         "connect auto cp boards/pico_oled.py :board.py",
         "connect auto cp firmware/main.py :main.py",
         "connect auto reset",
