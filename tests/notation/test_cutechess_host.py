@@ -25,13 +25,13 @@ def options():
     return st.one_of(tc.map("".join), st_option, st.just("tc=inf"))
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(TEXTS, options()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(cutechess, text)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(options())
 def test_well_shaped_options_round_trip(text):
     fuzzing.check(cutechess, text)
@@ -44,7 +44,7 @@ STAGES = fuzzing.stages(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.setups(STAGES, hourglass=st.booleans()))
 def test_format_says_the_setup_exactly_or_refuses(setup):
     error = fuzzing.format_refuses_or_round_trips(cutechess, setup)

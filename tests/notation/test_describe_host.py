@@ -17,7 +17,7 @@ SETUPS = fuzzing.setups(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(SETUPS)
 def test_every_setup_reads_as_one_ascii_line(setup):
     line = describe(setup)

@@ -46,7 +46,7 @@ def valid_texts():
 VALID = valid_texts()
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.texts(TOKENS, ALPHABET, valid=VALID))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(ggs, text)

@@ -30,13 +30,13 @@ def commands():
     return st.tuples(ident, st.one_of(standard, kgs), tail).map("".join)
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET, max_tokens=10, max_alphabet=40), commands()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(gtp, text)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(commands())
 def test_well_shaped_commands_round_trip(text):
     fuzzing.check(gtp, text)
@@ -50,7 +50,7 @@ STAGES = fuzzing.stages(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.setups(STAGES))
 def test_format_says_the_setup_exactly_or_refuses(setup):
     error = fuzzing.format_refuses_or_round_trips(gtp, setup)

@@ -51,7 +51,7 @@ SHAPED = st.sampled_from(ogs.SYSTEMS).flatmap(
 JSON_TEXT = st.text(alphabet='[]{}:,"-.0123456789eE timecontrlsyfh_')
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.text() | JSON_TEXT | (TIME_CONTROL | SHAPED).map(json.dumps))
 def test_fuzz_ogs_parse(text):
     fuzzing.parses_or_refuses(ogs.parse, text, "ogs")
@@ -169,7 +169,7 @@ def games(draw):
     return tc, clock, pause
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(games(), st.integers(-10000, 200000), st.integers(-10000, 200000), st.integers(0, 20000))
 def test_display_shows_whole_ms_that_never_go_up(game, early, later, skew):
     tc, clock, pause = game
@@ -222,7 +222,7 @@ CLOCK = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(SHAPED, CLOCK)
 def test_fuzz_parse_clock(tc, clock):
     text = json.dumps({"time_control": tc, "clock": clock}, allow_nan=True)

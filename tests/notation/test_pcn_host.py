@@ -191,7 +191,7 @@ def parses_or_refuses(function, text):
     fuzzing.parses_or_refuses(function, text, "pcn", (Setup, tuple))
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.text() | JSON_TEXT | DOCUMENTS.map(lambda doc: json.dumps(doc, allow_nan=True)))
 def test_fuzz_pcn_parse(text):
     parses_or_refuses(pcn.parse, text)
@@ -234,7 +234,7 @@ def toml_document(doc):
 TOML_TEXT = st.text(alphabet='[]{}=,"-.0123456789 \n#periodsuatn_')
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.text() | TOML_TEXT | DOCUMENTS.map(toml_document))
 def test_fuzz_pcn_toml_parse(text):
     parses_or_refuses(pcn_toml.parse, text)

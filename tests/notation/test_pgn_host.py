@@ -32,13 +32,13 @@ def values():
     return st.one_of(plain, plain.map(lambda value: '[TimeControl "%s"]' % value))
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET, max_tokens=16), values()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(pgn, text)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(values())
 def test_well_shaped_values_round_trip(text):
     fuzzing.check(pgn, text)
@@ -47,7 +47,7 @@ def test_well_shaped_values_round_trip(text):
 STAGES = fuzzing.stages(4, [0, 1, 500, 60000, 300000, 7200000])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.setups(STAGES, hourglass=st.booleans(), start_ms=[0, 0, 0, 1000]))
 def test_format_says_the_setup_exactly_or_refuses(setup):
     error = fuzzing.format_refuses_or_round_trips(pgn, setup)

@@ -35,13 +35,13 @@ def records():
     return st.one_of(props, wrapped, overtimes())
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(fuzzing.texts(TOKENS, ALPHABET), records()))
 def test_fuzz_parse_returns_setup_or_preset_error(text):
     fuzzing.check(sgf, text)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(records())
 def test_well_shaped_records_round_trip(text):
     fuzzing.check(sgf, text)
@@ -50,7 +50,7 @@ def test_well_shaped_records_round_trip(text):
 STAGES = fuzzing.stages(3, [0, 1, 500, 30000, 1800000], **fuzzing.GO_CHOICES)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(fuzzing.setups(STAGES))
 def test_format_says_the_setup_exactly_or_refuses(setup):
     error = fuzzing.format_refuses_or_round_trips(sgf, setup)
