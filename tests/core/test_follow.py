@@ -15,23 +15,8 @@ from clock.model import (
     Setup,
     Stage,
 )
+from twins import VIEW_FIELDS as FIELDS
 
-FIELDS = (
-    "time_ms",
-    "counting_up",
-    "delay_ms",
-    "start_ms",
-    "reserve_ms",
-    "stage",
-    "periods_left",
-    "moves_left",
-    "penalty_ms",
-    "moves",
-    "soft_timeout",
-    "flagged",
-    "flagged_first",
-    "running",
-)
 TOP = (1 << 30) - 1
 
 

@@ -71,7 +71,7 @@ MOVES = 9  # the arbiter corrects the move counter of the side on move by -1, 0 
 END = 10  # the arbiter ends the game
 STEPS = 11
 
-_FIELDS = (
+VIEW_FIELDS = (  # every figure a View shows
     "time_ms",
     "counting_up",
     "delay_ms",
@@ -154,7 +154,7 @@ def setups():
 
 
 def _shown(view):
-    return [getattr(view, name) for name in _FIELDS] + [view.fixed == -1]
+    return [getattr(view, name) for name in VIEW_FIELDS] + [view.fixed == -1]
 
 
 def _state(game, now):
