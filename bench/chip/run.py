@@ -173,13 +173,15 @@ class Bench:
     # --- games ----------------------------------------------------------------------------
 
     def new_game(self, spec, name):
-        """Ready with `spec` chosen: PLAY pauses a running game, SET held 2.7 s resets it (a
-        reset of the chip if that leaves it elsewhere)."""
+        """Ready with `spec` chosen: PLAY pauses a running game, SET held 2.7 s and SET again
+        (the question) reset it (a reset of the chip if that leaves it elsewhere)."""
         state = self.state()
         if state == "running":
             self.press(PLAY)
         if state != "ready":
             self.press(SET, hold=2700, after=500)
+            if self.state() == "confirm":  # "New game?": SET again is yes
+                self.press(SET)
             if self.state() != "ready":
                 self.restart()
         line = self.ok("PRESET ADD %s = %s" % (name, spec))
@@ -188,18 +190,19 @@ class Bench:
         self.chip.run(QUIET_MS)
 
     def restart(self):
-        """Reset the chip; if a saved game is offered back, decline it. The ms from the reset
+        """Reset the chip; if a saved game is offered back, drop it (MINUS, then MINUS to confirm). The ms from the reset
         to the end of the first screen drawn."""
         self.chip.events()
         reset = self.chip.send("reset")["t"]
         self.chip.run(4000)
         drawn = self.burst_end(self.display_events(), reset)
         if self.state() != "ready":
-            self.press(MINUS)
-            self.chip.run(500)
+            for _ in range(2):  # the offer, then "Drop the saved game?": MINUS again is yes
+                self.press(MINUS)
+                self.chip.run(500)
         state = self.state()
         if state != "ready":
-            raise RuntimeError("after a reset and MINUS the clock is %s, not ready" % state)
+            raise RuntimeError("after a reset and MINUS twice the clock is %s, not ready" % state)
         return None if drawn is None else drawn - reset
 
     def charge_check(self, edges, skip=()):
