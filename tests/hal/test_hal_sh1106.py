@@ -61,14 +61,15 @@ def test_a_window_sends_its_columns_on_each_of_its_pages():
     assert panel.visible() == frame
 
 
-def test_a_window_at_the_right_edge_is_widened_to_the_left_and_stays_on_the_glass():
+def test_a_window_at_the_right_edge_stays_on_the_glass():
     bus, panel, oled = setup()
     frame = pattern()
     oled.show(frame)
     bus.log = []
     frame[7 * 128 + 127] ^= 0x81
-    assert oled.show(frame, Windows((127, 127, 7, 7))) == 5 + 2 + 4
-    assert bus.log[0][1] == bytes((0x00, 0xB7, (124 + 2) & 15, 0x10 | (124 + 2) >> 4))
+    assert oled.show(frame, Windows((127, 127, 7, 7))) == 5 + 2 + 1
+    assert bus.log[0][1] == bytes((0x00, 0xB7, (127 + 2) & 15, 0x10 | (127 + 2) >> 4))
+    assert bus.log[1][1] == bytes((0x40, frame[7 * 128 + 127]))
     assert panel.visible() == frame
 
 

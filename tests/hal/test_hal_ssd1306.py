@@ -80,14 +80,20 @@ def test_a_window_sends_its_columns_of_its_pages_and_nothing_else():
     assert ssd1306.window_bytes(20, 31, 1, 4) == 8 + 2 + 12 * 4
 
 
-def test_a_window_is_widened_to_four_columns_and_kept_on_the_panel():
+def test_a_window_goes_out_exactly_as_wide_as_it_is():
     bus, panel, oled = setup()
     frame = pattern()
     oled.show(frame)
     bus.log = []
     frame[126] ^= 1
-    assert oled.show(frame, Windows((126, 126, 0, 0))) == 8 + 2 + 4
-    assert bus.log[0][1] == bytes((0x00, 0x21, 124, 127, 0x22, 0, 0))
+    frame[5 * 128 + 3] ^= 0x80
+    assert oled.show(frame, Windows((126, 126, 0, 0), (1, 3, 4, 5))) == 8 + 2 + 1 + 8 + 2 + 6
+    assert bus.log[0][1] == bytes((0x00, 0x21, 126, 126, 0x22, 0, 0))
+    assert bus.log[1][1] == b"\x40" + bytes(frame[126:127])
+    assert bus.log[2][1] == bytes((0x00, 0x21, 1, 3, 0x22, 4, 5))
+    assert bus.log[3][1] == b"\x40" + bytes(
+        frame[4 * 128 + 1 : 4 * 128 + 4] + frame[5 * 128 + 1 : 5 * 128 + 4]
+    )
     assert panel.ram == frame
 
 
@@ -177,7 +183,7 @@ def test_an_ssd1309_is_set_up_for_its_external_vcc_and_shows_the_frame():
     frame = pattern()
     assert oled.show(frame) == 8 * (8 + 130)
     frame[200] ^= 0xFF
-    assert oled.show(frame, Windows((72, 72, 1, 1))) == 8 + 2 + 4
+    assert oled.show(frame, Windows((72, 72, 1, 1))) == 8 + 2 + 1
     assert panel.visible() == frame
 
 

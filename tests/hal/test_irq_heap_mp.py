@@ -135,12 +135,12 @@ def test_oled_show_of_windows_allocates_nothing():
     micropython.heap_lock()
     try:
         dirty.add(40, 51, 8, 39)  # a digit's window: page 5, column 60 (byte 700) is outside
-        dirty.add(0, 5, 0, 7)  # rows 0..7: page 0, byte 3 (widened to 8 columns)
+        dirty.add(0, 5, 0, 7)  # rows 0..7: page 0, byte 3
         sent = oled.show(frame, dirty)
         nothing = oled.show(frame, dirty)
     finally:
         micropython.heap_unlock()
-    assert (sent, nothing) == (2 * 10 + 12 * 4 + 8, 0)
+    assert (sent, nothing) == (2 * 10 + 12 * 4 + 6, 0)
     assert panel.ram[3] == 0x18 and panel.ram[700] == 0
 
 

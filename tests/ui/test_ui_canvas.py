@@ -105,3 +105,24 @@ def test_big_text_width_matches_what_is_drawn():
     assert c.big_text(1, 0, text, 0, len(text), 12, 30, 3, 2) == 1 + width
     assert lit_count(f, 1 + width, 0, 128 - 1 - width, 64) == 0
     assert lit_count(f, 1 + width - 3, 0, 3, 30) > 0
+
+
+def test_text_draws_what_char_draws_for_every_glyph_on_every_row_and_at_the_edges():
+    """text() writes glyph columns into the frame's bytes; char() blits them with framebuf, as
+    the drawing was done before: the two must leave the same frame, lit or dark, page-aligned
+    or not, cut by an edge or not, over a ground that is neither blank nor full."""
+    ground = bytes((i * 37 + 11) & 0xFF for i in range(canvas.SIZE))
+    codes = bytes(range(font.FIRST - 2, font.LAST + 3))  # two unknown codes at each end
+    for y in (-3, 0, 1, 7, 8, 29, 56, 57, 60):
+        for x in (-4, 0, 3, 100):
+            for on in (1, 0):
+                fast = canvas.Canvas(bytearray(ground))
+                slow = canvas.Canvas(bytearray(ground))
+                for start in range(0, len(codes), 5):
+                    chunk = codes[start : start + 5]
+                    end_x = fast.text(x, y, chunk, 0, -1, on)
+                    cx = x
+                    for code in chunk:
+                        cx = slow.char(cx, y, code, on)
+                    assert end_x == cx
+                    assert fast.frame == slow.frame, (x, y, on, chunk)

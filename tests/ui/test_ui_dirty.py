@@ -60,8 +60,21 @@ def test_a_press_changes_the_bars_and_the_counter_only():
     assert screen.clock(left, right, Status())
     found = windows(screen)
     pages = sorted((p0, p1) for _, _, p0, p1 in found)
-    assert pages == [(0, 0), (5, 5), (5, 5)]
-    assert sum(x1 - x0 + 1 for x0, x1, _, _ in found) == 6 + 62 + 62  # "#1", two bands
+    assert pages == [(0, 0), (5, 5)]
+    # "#1", and both bands in one window across the screen (the divider's 4 columns with them)
+    assert sum(x1 - x0 + 1 for x0, x1, _, _ in found) == 6 + 128
+
+
+def test_one_band_that_changes_alone_is_its_half_only():
+    screen = OledScreen()
+    left, right = views()
+    left.running = True
+    screen.clock(left, right, Status())
+    screen.dirty.clear()
+    left.running = False  # a pause: the band of the side on move is outlined, the other stays
+    status = Status()
+    assert screen.clock(left, right, status)
+    assert windows(screen) == [(0, 61, 5, 5)]
 
 
 def test_a_new_shape_redraws_the_half():
