@@ -24,7 +24,7 @@ class Hung(Exception):
 
 
 class Chip:
-    def __init__(self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120):
+    def __init__(self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120, leds=""):
         self.timeout = timeout
         self.output = bytearray()
         self.forward = False
@@ -36,7 +36,7 @@ class Chip:
         self.port = os.ttyname(slave)
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
-        command += ["--tm1637", tm1637, "--oled", oled]
+        command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds]
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

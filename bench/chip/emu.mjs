@@ -4,14 +4,15 @@
 // one JSON command a line on stdin, answered by one JSON line on stdout.
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
-//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV]
+//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV] [--leds PIN,PIN]
 //
 // Time is emulated: 8 ns a cycle (125 MHz); a core asleep (WFI/WFE) skips to the next alarm.
 // The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
 // so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
 // the socket at fd N. The display's writes (hardware I2C transactions, bit-banged TM1637
-// frames) and resets are kept as events with their emulated ms, taken by {"op": "events"}.
+// frames), the running-side lights' levels (--leds) and resets are kept as events with their
+// emulated ms, taken by {"op": "events"}.
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
@@ -22,7 +23,9 @@ import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
 
-const opts = { firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000' };
+const opts = {
+  firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
+};
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
   if (!(key in opts)) fail(`unknown option ${process.argv[i]}`);
@@ -106,6 +109,7 @@ function event(record) {
 }
 
 // ---------------------------------------------------------------- pads
+const ledPins = new Set(opts.leds ? opts.leds.split(',').map(Number) : []);
 function resolve(pin) {
   const gpio = mcu.gpio[pin];
   let value;
@@ -117,6 +121,7 @@ function resolve(pin) {
   else value = level[pin];
   if (value !== level[pin]) {
     level[pin] = value;
+    if (ledPins.has(pin) && gpio.outputEnable) event({ ev: 'led', pin, on: value });
     for (const listener of listeners) listener(pin);
   }
   if (gpio.rawInputValue !== !!value) gpio.setInputValue(!!value);

@@ -9,8 +9,11 @@
 # emulated instants (rp2040js, 125 MHz, cycle-counted). An image that starts the clock by
 # itself (make firmware's build/clock-NAME.uf2; NAME in RP2040_FIRMWARE stands for the board)
 # is measured as it is, with nothing installed. Figures:
-#   press   lever edge -> the end of the last display write of the burst that follows
-#           (I2C STOP of the last SSD1306 transaction / end of the last TM1637 frame)
+#   press   lever edge -> what the press shows: the running-side lights switch, and the end of
+#           the last display write of the burst that follows them (I2C STOP of the last
+#           SSD1306 transaction / end of the last TM1637 frame). A press that changes no digit
+#           (a byo-yomi move inside the main time, on the 7-segment board) shows by its lights
+#           alone: the write that comes later is the next tenth's, not the press's.
 #   busy    share of emulated time the core was not asleep (WFI/WFE) over a stretch
 #   heap    MEM over the serial line (a collection, then used/free/largest block)
 #   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
@@ -56,6 +59,15 @@ SCENARIOS = (
 GAME_PLIES = 400  # 200 moves each
 with open(os.path.join(ROOT, "boards", "pico_oled.py")) as _board:
     I2C_HZ = int(re.search(r"^I2C_FREQ = (\d+)", _board.read(), re.M).group(1))
+
+
+def board_leds(board):
+    """The board file's running-side light pins, "LEFT,RIGHT", or "" when it has none."""
+    with open(os.path.join(ROOT, "boards", board + ".py")) as source:
+        found = re.search(r"^LEDS = \{LEFT: (\d+), RIGHT: (\d+)\}", source.read(), re.M)
+    return "%s,%s" % found.groups() if found else ""
+
+
 GAME_SPEC = "chessclock:G/15/10"
 
 
@@ -114,9 +126,9 @@ class Bench:
 
     # --- display --------------------------------------------------------------------------
 
-    def display_events(self):
+    def display_events(self, events=None):
         kind = "i2c" if self.display == "oled" else "tm1637"
-        return [e for e in self.chip.events() if e["ev"] == kind]
+        return [e for e in (self.chip.events() if events is None else events) if e["ev"] == kind]
 
     def burst(self, events, since):
         """The display writes of the burst that starts first after `since`."""
@@ -144,10 +156,18 @@ class Bench:
         self.chip.run(hold)
         self.chip.release(pin)
         self.chip.run(after)
-        writes = self.burst(self.display_events(), edge)
+        events = self.chip.events()
+        lights = [e["t"] for e in events if e["ev"] == "led" and e["t"] >= edge]
+        writes = self.burst(self.display_events(events), edge)
+        if lights and writes and writes[0]["t"] > lights[0] + BURST_GAP_MS:
+            writes = []  # a later pass's write: the press changed the lights alone
         if case is not None:
-            ms = round(writes[-1]["t"] - edge, 3) if writes else None
-            press = {"case": case, "ms": ms, "t": edge}
+            ends = ([lights[0]] if lights else []) + ([writes[-1]["t"]] if writes else [])
+            shown = max(ends) if ends else None
+            press = {"case": case, "ms": None if shown is None else round(shown - edge, 3)}
+            press["t"] = edge
+            press["lights_ms"] = round(lights[0] - edge, 3) if lights else None
+            press["writes"] = len(writes)
             if self.display == "oled":  # bytes on the I2C bus, the address bytes included
                 press["i2c_bytes"] = sum(w["n"] + 1 for w in writes)
             self.presses.append(press)
@@ -274,6 +294,9 @@ def measure(chip, board, plies_in_game=GAME_PLIES):
         bus_ms = worst.get("i2c_bytes", 0) * 9 * 1000 / I2C_HZ
         out["press_worst_bus_ms"] = round(bus_ms, 3)
     out["presses_without_a_change"] = sum(1 for p in bench.presses if p["ms"] is None)
+    out["presses_shown_by_lights_alone"] = sum(
+        1 for p in bench.presses if p["ms"] is not None and not p["writes"]
+    )
     out["charges"] = len(bench.charges)
     out["charge_worst_ms"] = max((abs(c) for c in bench.charges), default=None)
     return out
@@ -358,7 +381,8 @@ def clock_running(chip):
 
 def one_board(firmware, bootrom, board, timeout, log, plies):
     say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
-    with Chip(firmware, bootrom, tm1637=BOARDS[board]["tm1637"], timeout=timeout) as chip:
+    tm1637 = BOARDS[board]["tm1637"]
+    with Chip(firmware, bootrom, tm1637=tm1637, timeout=timeout, leds=board_leds(board)) as chip:
         figures = {"firmware": firmware}
         if clock_running(chip):
             figures["install"] = "frozen in the image"
