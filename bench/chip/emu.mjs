@@ -11,8 +11,9 @@
 // so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
 // the socket at fd N. The display's writes (hardware I2C transactions, bit-banged TM1637
-// frames), the running-side lights' levels (--leds) and resets are kept as events with their
-// emulated ms, taken by {"op": "events"}.
+// frames), the running-side lights' levels (--leds), the core's sleeps of 2 ms or more (the
+// main loop between passes), flash erases and programs, and resets are kept as events with
+// their emulated ms, taken by {"op": "events"}.
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
@@ -331,6 +332,7 @@ function boot(flash) {
   mcu.flash.set(flash);
   mcu.onBreak = (code) => {
     const r = mcu.core.registers;
+    if (code === BK_ERASE || code === BK_PROGRAM) event({ ev: 'flash' });
     if (code === BK_ERASE) {
       const start = r[0] & ~0xfff;
       const end = Math.min((r[0] + r[1] + 0xfff) & ~0xfff, FLASH_SIZE);
@@ -380,15 +382,23 @@ function reboot() {
 }
 
 // ---------------------------------------------------------------- running
+const SLEPT_NS = 2e6; // a sleep this long ends a pass of the main loop: a 'slept' event
+let asleepSince = null;
 function slice(limitNs) {
   const core = mcu.core;
   stopSlice = false;
   for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
     if (core.waiting) {
+      if (asleepSince === null) asleepSince = nowNs();
       let skip = clock.nanosToNextAlarm;
       if (skip <= 0) skip = 1e6;
       clock.tick(Math.min(skip, limitNs - nowNs()));
     } else {
+      if (asleepSince !== null) {
+        // The main loop's sleeps between passes; not the microsecond waits inside one.
+        if (nowNs() - asleepSince >= SLEPT_NS) event({ ev: 'slept', from: +(asleepSince / 1e6).toFixed(4) });
+        asleepSince = null;
+      }
       const ns = core.executeInstruction() * CYCLE_NS;
       clock.tick(ns);
       execNs += ns;

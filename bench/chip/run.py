@@ -9,11 +9,12 @@
 # emulated instants (rp2040js, 125 MHz, cycle-counted). An image that starts the clock by
 # itself (make firmware's build/clock-NAME.uf2; NAME in RP2040_FIRMWARE stands for the board)
 # is measured as it is, with nothing installed. Figures:
-#   press   lever edge -> what the press shows: the running-side lights switch, and the end of
-#           the last display write of the burst that follows them (I2C STOP of the last
-#           SSD1306 transaction / end of the last TM1637 frame). A press that changes no digit
-#           (a byo-yomi move inside the main time, on the 7-segment board) shows by its lights
-#           alone: the write that comes later is the next tenth's, not the press's.
+#   press   lever edge -> the end of what the press's pass shows: the running-side lights switch
+#           and the last display write (I2C STOP of the last SSD1306 transaction / end of the
+#           last TM1637 frame) before the pass saves the game (its first flash write) or the
+#           core next sleeps 2 ms or more. A press that changes no digit (a byo-yomi move inside
+#           the main time, on the 7-segment board) shows by its lights alone: a write after the
+#           save is the next tenth's, not the press's.
 #   busy    share of emulated time the core was not asleep (WFI/WFE) over a stretch
 #   heap    MEM over the serial line (a collection, then used/free/largest block)
 #   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
@@ -157,10 +158,13 @@ class Bench:
         self.chip.release(pin)
         self.chip.run(after)
         events = self.chip.events()
-        lights = [e["t"] for e in events if e["ev"] == "led" and e["t"] >= edge]
-        writes = self.burst(self.display_events(events), edge)
-        if lights and writes and writes[0]["t"] > lights[0] + BURST_GAP_MS:
-            writes = []  # a later pass's write: the press changed the lights alone
+        # What the press's pass shows: from the edge to the game's save (its first flash write),
+        # or to the core's first sleep of 2 ms or more, whichever comes first.
+        ends = [e["from"] for e in events if e["ev"] == "slept" and e["from"] > edge]
+        ends += [e["t"] for e in events if e["ev"] == "flash" and e["t"] > edge]
+        end = min(ends) if ends else edge + 1e9
+        lights = [e["t"] for e in events if e["ev"] == "led" and edge <= e["t"] <= end]
+        writes = [e for e in self.display_events(events) if edge <= e["t"] <= end]
         if case is not None:
             ends = ([lights[0]] if lights else []) + ([writes[-1]["t"]] if writes else [])
             shown = max(ends) if ends else None
