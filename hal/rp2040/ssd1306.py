@@ -205,6 +205,13 @@ class Ssd1306:
         return sent
 
     def _send_window(self, x0, x1, p0, p1):
+        # copy_rows checks no bounds on the board: a window is cut to the glass first.
+        if x1 >= WIDTH:
+            x1 = WIDTH - 1
+        if p1 >= PAGES:
+            p1 = PAGES - 1
+        if x0 > x1 or p0 > p1:
+            return 0
         width = x1 - x0 + 1
         pages = p1 - p0 + 1
         size = width * pages

@@ -73,6 +73,16 @@ def test_a_window_at_the_right_edge_stays_on_the_glass():
     assert panel.visible() == frame
 
 
+def test_a_window_past_the_glass_is_cut_to_it():
+    bus, panel, oled = setup()
+    frame = pattern()
+    oled.show(frame)
+    bus.log = []
+    frame[7 * 128 + 127] ^= 0x81
+    assert oled.show(frame, Windows((126, 250, 7, 30), (130, 140, 1, 1))) == 5 + 2 + 2
+    assert panel.visible() == frame
+
+
 def test_a_lost_panel_gets_the_whole_frame_once_it_answers_again():
     bus, panel, oled = setup()
     frame = pattern()

@@ -97,6 +97,19 @@ def test_a_window_goes_out_exactly_as_wide_as_it_is():
     assert panel.ram == frame
 
 
+def test_a_window_past_the_glass_is_cut_to_it():
+    """copy_rows checks no bounds on the board (viper): the driver must never pass it one."""
+    bus, panel, oled = setup()
+    frame = pattern()
+    oled.show(frame)
+    bus.log = []
+    frame[7 * 128 + 127] ^= 0x81
+    sent = oled.show(frame, Windows((120, 250, 6, 30), (130, 140, 1, 1)))
+    assert sent == 8 + 2 + 8 * 2
+    assert bus.log[0][1] == bytes((0x00, 0x21, 120, 127, 0x22, 6, 7))
+    assert panel.ram == frame
+
+
 def test_no_windows_send_nothing_and_none_sends_the_whole_frame():
     bus, panel, oled = setup()
     frame = pattern()
