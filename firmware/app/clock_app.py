@@ -117,7 +117,7 @@ class ClockApp:
         self._battery_at = now
         self._gauge = Gauge()
         self._info_until = now
-        self._info = False  # the counters are asked for, until _info_until
+        self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
         self._back = S_READY  # the state a menu or a question goes back to
         self._yes = _DO_UNDO  # what a yes to the open question does
         self._question_until = now
@@ -142,7 +142,7 @@ class ClockApp:
         running = state == S_RUNNING or state == S_INTERIM
         self.gestures.play_at_once = running  # PLAY acts at the press only while a clock runs
         if not running:
-            self._info = False
+            self._info = 0
         self.menu = None  # _open() puts the menu of a menu state in
         self._need(_DRAW | _PLAN)
 
@@ -285,7 +285,7 @@ class ClockApp:
     def on_action(self, action, stamp):
         self._need(_DRAW | _PLAN)
         state = self.state
-        if not self.plus_minus and self.state >= _FIRST_MENU:
+        if not self.plus_minus and state >= _FIRST_MENU:
             # Without PLUS and MINUS, the levers stand in for them in menus.
             if action == act.LEVER_LEFT:
                 action = act.MINUS
@@ -300,7 +300,7 @@ class ClockApp:
                 self.new_game()
             elif state in (S_PAUSED, S_OVER, S_ARBITER, S_RESUME, S_CONFIRM):
                 self._ask_new_game(stamp)
-        elif self.state >= _FIRST_MENU:
+        elif state >= _FIRST_MENU:
             self._menu_action(action, stamp)
         elif action == act.SET:
             if state in (S_READY, S_OVER):
@@ -316,7 +316,7 @@ class ClockApp:
                 self._info = INFO_BATTERY
                 self._info_until = ticks.add(stamp, INFO_MS)
             else:
-                self._info = False
+                self._info = 0
         elif action == act.MINUS and state == S_PAUSED:
             self._ask(_menus().undo_question(self.game, self.left_player), _DO_UNDO, stamp)
         elif (action == act.PLUS or action == act.MINUS) and state == S_READY:
@@ -444,7 +444,7 @@ class ClockApp:
         self.gestures.poll(now)
         state = self.state
         if self._info and ticks.diff(self._info_until, now) <= 0:
-            self._info = False
+            self._info = 0
             self._need(_DRAW)
         if state == S_CONFIRM and ticks.diff(self._question_until, now) <= 0:
             self._answered(False, now)

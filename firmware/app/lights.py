@@ -37,14 +37,13 @@ def until_edge(mode, since, now):
 
 class Lights:
     """The app's two lights on `leds` (hal.leds). follow() takes the modes from the app and
-    writes the levels; `left` and `right` are the modes, `since` when they began, `left_lit`
-    and `right_lit` the levels written. Allocates nothing after construction."""
+    writes the levels; `left` and `right` are the modes, `since` when they began. Allocates
+    nothing after construction."""
 
     def __init__(self, leds, now=0):
         self.leds = leds
         self.left = self.right = OFF
         self.since = now
-        self.left_lit = self.right_lit = False
 
     def follow(self, app, now):
         """Bring the modes up to the app's state and the levels up to `now`: from its game's
@@ -68,9 +67,7 @@ class Lights:
             self.left = left
             self.right = right
             self.since = now
-        self.left_lit = level(left, self.since, now)
-        self.right_lit = level(right, self.since, now)
-        self.leds.set(self.left_lit, self.right_lit)
+        self.leds.set(level(left, self.since, now), level(right, self.since, now))
 
     def until_edge(self, now):
         """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""

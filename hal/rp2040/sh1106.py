@@ -10,7 +10,7 @@
 # Per page of a window: 5 bytes of commands (address byte included) and 2 + w bytes of data.
 from micropython import const
 
-from hal.rp2040.ssd1306 import PAGES, WIDTH, Ssd1306, board_i2c, copy_rows
+from hal.rp2040.ssd1306 import Ssd1306, board_i2c, copy_rows
 
 COLUMN_OFFSET = const(2)
 PAGE_COMMAND_BYTES = const(5)  # I2C address, control byte, page, column low, column high
@@ -75,12 +75,6 @@ class Sh1106(Ssd1306):
         return sequence
 
     def _send_window(self, x0, x1, p0, p1):
-        if x1 >= WIDTH:  # copy_rows checks no bounds on the board
-            x1 = WIDTH - 1
-        if p1 >= PAGES:
-            p1 = PAGES - 1
-        if x0 > x1:
-            return 0
         width = x1 - x0 + 1
         data = self._sizes.get(width)
         if data is None:

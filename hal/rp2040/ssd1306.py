@@ -12,7 +12,9 @@
 # sends them. One window costs two writes: 8 bytes of commands (address byte included) and
 # 2 + w * pages bytes of data, each byte 9 clocks: at 400 kHz a 12 x 32 digit is 58 bytes, 1.3 ms.
 # (framebuf's blit did the copy before: on the RP2040 it takes 1 us a pixel, 2.1 ms for a half's
-# time, where copy_rows takes a few microseconds.)
+# time, where copy_rows takes a few microseconds.) Viper is machine code: mpy-cross compiles this
+# module only with the board's -march=armv6m, as flash.sh, tests/run_all.sh and the firmware
+# build give it.
 #
 # No allocation once a window size was seen: the bytes to send are a memoryview over the start of
 # one shared buffer, made once per size and kept.
@@ -198,20 +200,22 @@ class Ssd1306:
         else:
             boxes = dirty.boxes
             for i in range(0, 4 * dirty.count, 4):
-                sent += self._send_window(boxes[i], boxes[i + 1], boxes[i + 2], boxes[i + 3])
+                # copy_rows checks no bounds on the board: a window is cut to the glass first.
+                x1 = boxes[i + 1]
+                p1 = boxes[i + 3]
+                if x1 >= WIDTH:
+                    x1 = WIDTH - 1
+                if p1 >= PAGES:
+                    p1 = PAGES - 1
+                if boxes[i] <= x1 and boxes[i + 2] <= p1:
+                    sent += self._send_window(boxes[i], x1, boxes[i + 2], p1)
         if dirty is not None:
             dirty.clear()
         self.sent += sent
         return sent
 
     def _send_window(self, x0, x1, p0, p1):
-        # copy_rows checks no bounds on the board: a window is cut to the glass first.
-        if x1 >= WIDTH:
-            x1 = WIDTH - 1
-        if p1 >= PAGES:
-            p1 = PAGES - 1
-        if x0 > x1 or p0 > p1:
-            return 0
+        """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""
         width = x1 - x0 + 1
         pages = p1 - p0 + 1
         size = width * pages
