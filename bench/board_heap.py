@@ -69,6 +69,7 @@ def main():
         opener=fs.open,
         select=select,
         io=io,
+        display=kinds.driver_for,
     )
     screen = kinds.screen_for(board, frame)  # as main.py: the table unloaded after boot
     kinds.forget()
@@ -102,7 +103,7 @@ def main():
         live = gc.mem_alloc() - baseline
         most = live if live > most else most
     plies = app.game.moves(0) + app.game.moves(1)
-    assert plies == 2 * MOVES, "%d plies, %s" % (plies, app.state)
+    assert plies == 2 * MOVES, "%d plies, %s" % (plies, app.state_name())
     assert bytes(panel.ram) == bytes(app.screen.frame)
     print("board_heap.most", most)
     print("board_heap.plies", 2 * MOVES)

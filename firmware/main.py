@@ -33,33 +33,36 @@ def main():
     if usb_serial.app_skipped(machine, Storage(board.STORAGE_ROOT, os, open), board.BUTTONS[PLAY]):
         print("clock: app skipped (PLAY held or REPL asked): REPL")
         return
+    # The table of display kinds makes the driver and the screen; needed only at boot, it is
+    # unloaded then and takes no RAM in play.
+    from ui import kinds
+
     try:
         hal = Rp2040Hal(
-            machine, board, time.ticks_ms, time.sleep_us, watchdog=True, select=select, io=io
+            machine,
+            board,
+            time.ticks_ms,
+            time.sleep_us,
+            watchdog=True,
+            select=select,
+            io=io,
+            display=kinds.driver_for,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)
         return
+    screen = kinds.screen_for(board, frame)
+    kinds.forget()
+    del kinds
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
-    app = ClockApp(hal, tuple(board.BUTTONS), screen(frame), hal.ticks_ms(), record)
+    app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
     try:
         Runner(hal, app).run()
     except LeaveForRepl:
         hal.serial.close()
         hal.deinit()
         usb_serial.reboot_to_repl(machine, hal.storage)
-
-
-def screen(frame):
-    """The app's screen for the board's display, drawing into `frame`. The table of display
-    kinds is needed only at boot: unloaded here, it takes no RAM in play."""
-    from ui import kinds
-
-    try:
-        return kinds.screen_for(board, frame)
-    finally:
-        kinds.forget()
 
 
 main()

@@ -10,11 +10,8 @@ from micropython import const
 
 import ticks
 from clock.game import OVER, PAUSED, RUNNING, TIME
+from ui.status import FAST, OFF, ON, SLOW
 
-OFF = const(0)
-ON = const(1)
-SLOW = const(2)  # 1 s lit, 1 s dark: its edges fall with the loop's once-a-second wake
-FAST = const(3)  # 125 ms lit, 125 ms dark
 _SLOW_MS = const(1000)
 _FAST_MS = const(125)
 

@@ -16,10 +16,10 @@ from array import array
 
 from micropython import const
 
-from app.lights import SLOW
 from clock import display
 from ui import canvas
 from ui.dirty import Dirty
+from ui.status import SLOW
 
 _SLOT = const(10)  # characters per side in the time, counter and aux texts
 _CENTER_LEN = const(11)

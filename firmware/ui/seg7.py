@@ -41,11 +41,10 @@
 # Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
 from micropython import const
 
-from app.lights import SLOW
 import ticks
 from clock import display
 from ui import font
-from ui.status import INFO_BATTERY
+from ui.status import INFO_BATTERY, SLOW
 
 DIGITS = const(4)  # per module
 _CELLS = const(8)  # both modules

@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: MIT
-# What the app tells the screens besides the two clocks: pause, flags, battery, sound, message.
+# What the app tells the screens besides the two clocks: pause, flags, battery, sound, message,
+# and the running-side lights' modes (app.lights keeps them; the screens follow the blink).
 from micropython import const
+
+# A light's mode (Status.lights.left and .right).
+OFF = const(0)
+ON = const(1)
+SLOW = const(2)  # 1 s lit, 1 s dark: its edges fall with the loop's once-a-second wake
+FAST = const(3)  # 125 ms lit, 125 ms dark
 
 # What status.info asks the 7-segment modules for (SET while a clock runs, pressed again).
 INFO_COUNTERS = const(1)

@@ -24,7 +24,9 @@ def _emergency_buffer():
 
 class Rp2040Hal:
     """`machine`, `select` and `io` are those modules (fakes in tests), `board` a boards/ module,
-    `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us. The watchdog starts only with
+    `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us, `display` the function that makes
+    the board's display driver, display(machine, board, sleep_us) (ui.kinds.driver_for: the
+    composition root passes it, so the HAL knows nothing of the screens). The watchdog starts only with
     watchdog=True and board.WATCHDOG_MS > 0: once started it cannot be stopped, and main() must
     then feed(). `waiter` sleeps for wait(); a serial channel has it watch its stream."""
 
@@ -40,6 +42,7 @@ class Rp2040Hal:
         *,
         select,
         io,
+        display,
     ):
         _emergency_buffer()
         from hal import board_check  # boot only: unloaded once the board passed
@@ -49,9 +52,7 @@ class Rp2040Hal:
         Pin = machine.Pin
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()
-        from ui import kinds  # no reference kept: main.py unloads it after boot
-
-        self.display = kinds.driver_for(machine, board, sleep_us)  # only its module loads
+        self.display = display(machine, board, sleep_us)
         if board.BUZZER is None:
             self.buzzer = Silent()
         else:

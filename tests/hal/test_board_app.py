@@ -2,7 +2,7 @@
 # The firmware as main.py assembles it, on the fake machine: levers on GPIOs, frames on the panel.
 import io
 
-from app.clock_app import STATE_NAMES, ClockApp
+from app.clock_app import ClockApp
 from app.runner import Runner
 from boards import pico_oled, pico_sh1106, pico_ssd1309
 from clock.game import View
@@ -11,6 +11,7 @@ from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
 from hal.rp2040.hal import Rp2040Hal
+from ui.kinds import driver_for
 from ui.oled import OledScreen
 
 
@@ -34,6 +35,7 @@ class Bench:
             opener=self.fs.open,
             select=self.select,
             io=io,
+            display=driver_for,
         )
         self.app = ClockApp(self.hal, tuple(board.BUTTONS), OledScreen(), self.hal.ticks_ms())
         self.runner = Runner(self.hal, self.app)
@@ -60,7 +62,7 @@ def test_a_game_on_the_board_levers_charge_exactly_and_the_panel_shows_every_fra
     assert bench.panel.on and bytes(bench.panel.ram) == bytes(bench.app.screen.frame)
     bench.run_until(4600)
     app = bench.app
-    assert STATE_NAMES[app.state] == "running" and app.game.plies() == 1
+    assert app.state_name() == "running" and app.game.plies() == 1
     assert bench.shown(0) == 5 * 60000 + 3000 - 3000  # Blitz 5+3, Fischer: 5:03 less 3 s
     assert bench.shown(1) == 5 * 60000 + 3000 - (bench.clock.ms - 4000)
     assert bytes(bench.panel.ram) == bytes(app.screen.frame)  # what the app drew is shown
@@ -73,7 +75,7 @@ def test_power_comes_back_with_the_game_offered_paused():
     bench.press(0, 4000)
     bench.run_until(9000)
     again = Bench(fs=bench.fs, start=77)
-    assert STATE_NAMES[again.app.state] == "resume"
+    assert again.app.state_name() == "resume"
 
 
 def test_the_loop_wakes_only_when_something_is_due():
@@ -81,7 +83,7 @@ def test_the_loop_wakes_only_when_something_is_due():
     bench.runner.step()
     wakes = bench.hal.waiter.wakes
     bench.run_until(60500)  # a minute on the ready screen
-    assert STATE_NAMES[bench.app.state] == "ready"
+    assert bench.app.state_name() == "ready"
     assert bench.hal.waiter.wakes - wakes <= 60  # a second apart at least, not 1000 a second
     assert bench.select.interrupts == 0
 

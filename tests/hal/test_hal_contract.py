@@ -11,6 +11,7 @@ from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
 from hal.rp2040.hal import Rp2040Hal
+from ui.kinds import driver_for
 from hal.storage import Storage
 from sim.virtual_hal import VirtualHal
 
@@ -49,7 +50,16 @@ class Rp2040Rig:
         self.board = board
         self.select = FakeSelect(clock)
         self.hal = Rp2040Hal(
-            m, board, clock.ticks_ms, clock.sleep_us, False, fs, fs.open, select=self.select, io=io
+            m,
+            board,
+            clock.ticks_ms,
+            clock.sleep_us,
+            False,
+            fs,
+            fs.open,
+            select=self.select,
+            io=io,
+            display=driver_for,
         )
 
     def lit(self):

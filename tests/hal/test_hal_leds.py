@@ -8,6 +8,7 @@ from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
 from hal import buttons as b
 from hal.rp2040.hal import Rp2040Hal
+from ui.kinds import driver_for
 from hal.rp2040.leds import Leds, from_board
 from support import raises
 
@@ -109,6 +110,7 @@ def test_the_hal_has_the_lights_and_deinit_puts_them_out():
         fs.open,
         select=FakeSelect(clock),
         io=io,
+        display=driver_for,
     )
     hal.leds.set(False, True)
     assert levels() == (0, 1)

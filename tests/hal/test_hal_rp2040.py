@@ -10,6 +10,7 @@ from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
 from hal import buttons as b
 from hal.rp2040.hal import Rp2040Hal
+from ui.kinds import driver_for
 from support import raises
 
 
@@ -58,6 +59,7 @@ def oled_hal(watchdog=False, board=OledBoard):
         opener=fs.open,
         select=select,
         io=io,
+        display=driver_for,
     )
     return hal, clock, panel, select
 
@@ -142,6 +144,7 @@ def test_the_tm1637_board_with_no_buzzer_no_battery_no_watchdog():
         fs.open,
         select=FakeSelect(clock),
         io=io,
+        display=driver_for,
     )
     hal.display.show(bytearray((0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F)))
     assert bytes(left.grids[:4]) == bytes((0x06, 0x5B, 0x4F, 0x66))
@@ -185,7 +188,15 @@ def test_boards_missing_a_required_button_or_with_an_unknown_display_are_refused
         (Clash, "board oled_board: GP13 is used twice: BUZZER and LEDS[right]"),
     ):
         error = raises(
-            ValueError, Rp2040Hal, m, board, clock.ticks_ms, clock.sleep_us, select=select, io=io
+            ValueError,
+            Rp2040Hal,
+            m,
+            board,
+            clock.ticks_ms,
+            clock.sleep_us,
+            select=select,
+            io=io,
+            display=driver_for,
         )
         assert str(error) == message
     assert m.state.lines == {} and m.state.buses == {}  # refused before a pin was touched
@@ -225,6 +236,7 @@ def test_every_board_in_boards_builds_a_working_hal():
             fs.open,
             select=FakeSelect(clock),
             io=io,
+            display=driver_for,
         )
         frame = bytearray(1024 if board.DISPLAY == "oled" else 8)
         for i in range(0, len(frame), 37):

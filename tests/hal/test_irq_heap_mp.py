@@ -15,6 +15,7 @@ from hal.events import EdgeRing
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer
 from hal.rp2040.hal import Rp2040Hal
+from ui.kinds import driver_for
 from hal.rp2040.leds import Leds
 from hal.rp2040.ssd1306 import Ssd1306
 from ui.dirty import Dirty
@@ -93,7 +94,16 @@ def test_the_hal_wait_capped_by_the_watchdog_allocates_nothing():
     m.reset()
     m.bus(0).attach(0x3C, Ssd1306Panel())
     clock = m.Clock()
-    hal = Rp2040Hal(m, Board, time.ticks_ms, clock.sleep_us, watchdog=True, select=select, io=io)
+    hal = Rp2040Hal(
+        m,
+        Board,
+        time.ticks_ms,
+        clock.sleep_us,
+        watchdog=True,
+        select=select,
+        io=io,
+        display=driver_for,
+    )
     start = time.ticks_ms()
     micropython.heap_lock()
     try:
