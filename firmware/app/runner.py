@@ -4,6 +4,7 @@ import gc
 
 from hal import buttons
 from hal.debounce import Debouncer
+from ticks import diff
 
 
 class Runner:
@@ -33,8 +34,12 @@ class Runner:
         hal = self.hal
         app = self.app
         channel = self.channel
+        debouncer = self.debouncer
         start = hal.ticks_ms()
         until = app.next_wake(start)
+        settle = debouncer.due()  # a tap's release held back by the lockout
+        if settle >= 0 and diff(settle, until) < 0:
+            until = settle
         if channel is not None:
             until = channel.wake_by(until, start)
         hal.wait(until)
@@ -46,10 +51,13 @@ class Runner:
         lever = False
         while edges.pop():
             busy = True
+            self._settle(edges.stamp)  # a tap's release comes before the next edge
             if self._accept(edges.button, edges.pressed, edges.stamp):
                 self._edge(edges.button, edges.pressed, edges.stamp)
                 if edges.pressed and edges.button <= buttons.RIGHT:
                     lever = True
+        if self._settle(now):
+            busy = True
         if lever:
             # A lever's press goes on the display before anything else of the pass: what tick
             # and the serial channel change is drawn by the render below, a few ms later.
@@ -67,6 +75,17 @@ class Runner:
             if lever and self._collect is not None:
                 self._collect()
         hal.feed()
+
+    def _settle(self, now):
+        """Hand the gestures the releases the lockout held back and has let go by `now`."""
+        debouncer = self.debouncer
+        settled = False
+        while True:
+            button = debouncer.settle(now)
+            if button < 0:
+                return settled
+            settled = True
+            self._edge(button, False, debouncer.stamp)
 
     def run(self):
         self.app.render(self.hal.ticks_ms())  # the first frame at once, not at the first wake
