@@ -62,7 +62,7 @@ def exact(setup, moments, end):
 
 def clock_on(spec):
     clock = Clock(fs=MiniFs())
-    clock.app.settings.preset = clock.app.presets.add("Bench", spec)
+    clock.app.choose_preset(clock.app.add_preset("Bench", spec))
     clock.app.new_game()
     return clock
 

@@ -5,7 +5,7 @@ import pkgutil
 
 import sim  # noqa: F401  (puts the firmware on the path)
 import boards as _package
-from app.clock_app import ClockApp
+from app.clock_app import ClockApp, problem_text
 from hal import buttons
 from hal.board_check import check
 from notation import registry
@@ -85,12 +85,22 @@ def preset_spec(text, format="auto", mode=None):
 
 
 def build_app(hal, board, spec=None):
-    """The board's app on `hal`; with `spec`, that preset is added as "Command line" and chosen
-    (a saved game still offers to resume first, as on the board)."""
+    """The board's app on `hal`; with `spec`, that preset is added as "Command line" (replacing
+    the last one) and chosen (a saved game still offers to resume first, as on the board).
+    ValueError, one line, when the storage refuses to keep it."""
     app = ClockApp(hal, tuple(board.BUTTONS), kinds.screen_for(board), hal.ticks_ms())
     if spec is not None:
-        app.choose_preset(app.add_preset(COMMAND_LINE, spec))
+        choose(app, COMMAND_LINE, spec)
     return app
+
+
+def choose(app, name, spec):
+    """Add `spec` as preset `name` (replacing one of that name) and choose it; ValueError when
+    the storage refuses it (the clock's list and choice then stay as they were)."""
+    try:
+        app.choose_preset(app.add_preset(name, spec, True))
+    except OSError as error:
+        raise ValueError("the preset could not be stored: %s" % problem_text(error))
 
 
 def preset_line(app):

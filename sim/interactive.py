@@ -283,3 +283,6 @@ def play(board, spec, folder, where=None):
     except curses.error as error:
         print("error: this terminal cannot run the simulator (%s)" % error, file=sys.stderr)
         return 2
+    except ValueError as error:  # the storage refused the --preset
+        print("error: %s" % error, file=sys.stderr)
+        return 2

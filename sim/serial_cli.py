@@ -79,7 +79,7 @@ def read_presets(path):
 
 def check(name, spec):
     """None if the clock will accept `PRESET ADD name = spec`, else what is wrong."""
-    command = "PRESET ADD %s = %s" % (name.strip(), spec.strip())
+    command = "PRESET REPLACE %s = %s" % (name.strip(), spec.strip())  # the longer verb
     if any(not 32 <= ord(c) < 127 for c in command):
         return "only printable ASCII goes over the serial line"
     if len(command) > MAX_LINE:
@@ -260,7 +260,8 @@ def presets_send(args):
             return
         outcome["refused"] = 0
         for number, name, spec in entries:
-            reply = link.command("PRESET ADD %s = %s" % (name, spec))[1]
+            verb = "REPLACE" if args.replace else "ADD"
+            reply = link.command("PRESET %s %s = %s" % (verb, name, spec))[1]
             outcome["refused"] += reply.startswith("ERR")
             print("%s:%d: %s" % (args.file, number, reply))
 
@@ -304,8 +305,8 @@ def clock_presets(link):
 
 
 def restore(link, path, clock, entries):
-    """Make the clock's list the backup's `entries`, in their order, with PRESET DEL and ADD
-    (an ADD replaces a preset of its name where it stands, or appends): the presets past the
+    """Make the clock's list the backup's `entries`, in their order, with PRESET DEL and REPLACE
+    (which replaces a preset of its name where it stands, or appends): the presets past the
     common first names go, then the backup's are added. The clock never holds no preset, so
     when not even the first names agree its first stays until the backup's first is in.
     Returns how many commands the clock refused."""
@@ -325,11 +326,11 @@ def restore(link, path, clock, entries):
     start = 0
     if kept == 0:
         number, name, spec = entries[0]
-        obey("PRESET ADD %s = %s" % (name, spec), "%s:%d" % (path, number))
+        obey("PRESET REPLACE %s = %s" % (name, spec), "%s:%d" % (path, number))
         obey("PRESET DEL 1", "clock")
         start = 1
     for number, name, spec in entries[start:]:
-        obey("PRESET ADD %s = %s" % (name, spec), "%s:%d" % (path, number))
+        obey("PRESET REPLACE %s = %s" % (name, spec), "%s:%d" % (path, number))
     return refused
 
 
@@ -407,6 +408,12 @@ def add_commands(subparsers):
         "file",
         help="lines 'name = spec' (blank lines and # comments ignored) to add, or what"
         " `presets list` printed, to restore that list",
+    )
+    send.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the clock's presets of the same names (without it the clock refuses a"
+        " name it holds when the two read differently)",
     )
     _link_options(send)
     send.set_defaults(run=presets_send)

@@ -28,12 +28,18 @@ def build(board_name, preset, storage_dir, key_lines):
 
 
 def choose(app, preset):
-    """Choose the preset named `preset`, or add `preset` as a time control named "Simulator"."""
-    items = app.presets.items
-    index = next((i for i, item in enumerate(items) if item.name == preset), -1)
+    """Choose the preset named `preset`, or add `preset` as a time control named "Simulator"
+    (replacing the last one); ValueError when the storage refuses it."""
+    from sim import boards
+
+    index = app.presets.index_of(preset)
     if index < 0:
-        index = app.add_preset("Simulator", preset)
-    app.choose_preset(index)
+        boards.choose(app, "Simulator", preset)
+        return
+    try:
+        app.choose_preset(index)
+    except OSError as error:
+        raise ValueError("the choice could not be stored: %s" % boards.problem_text(error))
 
 
 def serve_command(args, exit_input=2):

@@ -31,12 +31,10 @@ class Clock:
         self.runner = Runner(self.hal, self.app)
 
     def choose(self, name):
-        for index, preset in enumerate(self.app.presets.items):
-            if preset.name == name:
-                self.app.settings.preset = index
-                self.app.new_game()
-                return
-        raise AssertionError("no preset " + name)
+        if self.app.presets.index_of(name) < 0:
+            raise AssertionError("no preset " + name)
+        self.app.settings.chosen = name  # for this run: not stored
+        self.app.new_game()
 
     def press(self, button, at, hold_ms=80):
         self.hal.press(button, at, hold_ms)
@@ -59,6 +57,4 @@ class Clock:
         return app.game.view(app.player_on(side), self.hal.now, View())
 
     def state(self):
-        from app.clock_app import STATE_NAMES
-
-        return STATE_NAMES[self.app.state]
+        return self.app.state_name()

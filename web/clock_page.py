@@ -32,7 +32,8 @@ def board_module(name):
 
 def stored_game_problem(storage):
     """Why the stored game cannot be read back, or None (no game stored, or one that reads).
-    A finished game reads back too: saved.load then gives None but sets the record's owner."""
+    A game a new game retired reads back too: saved.load then gives None but sets the record's
+    owner."""
     if storage.read(saved.FILE) is None:
         return None
     record = Record()
@@ -175,7 +176,7 @@ def check_entry(name, spec):
     from app.presets import check_name
     from notation.errors import PresetError
 
-    command = "PRESET ADD %s = %s" % (name.strip(), spec.strip())
+    command = "PRESET REPLACE %s = %s" % (name.strip(), spec.strip())  # the longer verb
     for char in command:
         if not " " <= char <= "~":
             return "only printable ASCII goes over the serial line", None

@@ -169,7 +169,7 @@ $("preset-form").addEventListener("submit", async (event) => {
   const answer = $("preset-answer");
   if (!text) return;
   try {
-    const added = await links.page.command(`PRESET ADD ${PAGE_PRESET} = ${text}`);
+    const added = await links.page.command(`PRESET REPLACE ${PAGE_PRESET} = ${text}`);
     if (!added.ok) return say(answer, added.final.replace(/^ERR /, ""), true);
     const number = /^OK (?:added|replaced) (\d+)/.exec(added.final)[1];
     const used = await links.page.command(`PRESET USE ${number}`);

@@ -206,7 +206,7 @@ export class Link {
     return found;
   }
 
-  // Make the clock's list `entries` ([{name, spec}]) in their order with PRESET DEL and ADD, as
+  // Make the clock's list `entries` ([{name, spec}]) in their order with PRESET DEL and REPLACE, as
   // the desktop tool restores a backup: the presets past the names both lists start with go,
   // then the rest is added (the clock never holds none: its first stays until the new first is
   // in). Each command is one atomic write on the clock; `say(line)` tells each answer. Returns
@@ -228,11 +228,11 @@ export class Link {
     }
     let start = 0;
     if (kept === 0) {
-      await obey(`PRESET ADD ${entries[0].name} = ${entries[0].spec}`);
+      await obey(`PRESET REPLACE ${entries[0].name} = ${entries[0].spec}`);
       await obey("PRESET DEL 1");
       start = 1;
     }
-    for (const entry of entries.slice(start)) await obey(`PRESET ADD ${entry.name} = ${entry.spec}`);
+    for (const entry of entries.slice(start)) await obey(`PRESET REPLACE ${entry.name} = ${entry.spec}`);
     return refused;
   }
 

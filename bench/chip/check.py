@@ -41,7 +41,7 @@ def simulated_frame():
     clock = Clock(fs=MiniFs())
     clock.hal._battery_mv = chip_battery_mv()  # the battery figure the emulated ADC gives
     app = clock.app
-    app.settings.preset = app.add_preset("b-ci", SPEC)
+    app.choose_preset(app.add_preset("b-ci", SPEC))
     app.new_game()
     start = 5000
     clock.press(buttons.RIGHT, start, bench.HOLD_MS)
@@ -77,7 +77,7 @@ def main():
         if clock.state() != "ready":
             clock.new_game(SPEC, "b-ci")
         else:
-            clock.ok("PRESET USE %d" % int(clock.ok("PRESET ADD b-ci = " + SPEC).split()[1]))
+            clock.ok("PRESET USE %d" % int(clock.ok("PRESET REPLACE b-ci = " + SPEC).split()[1]))
             chip.run(bench.QUIET_MS)
         first = clock.press(bench.RIGHT, after=MOVE_MS - bench.HOLD_MS)
         second = clock.press(bench.LEFT, after=AFTER_MS - bench.HOLD_MS)

@@ -208,7 +208,7 @@ class Bench:
                 self.press(SET)
             if self.state() != "ready":
                 self.restart()
-        line = self.ok("PRESET ADD %s = %s" % (name, spec))
+        line = self.ok("PRESET REPLACE %s = %s" % (name, spec))
         number = int(line.split()[1])
         self.ok("PRESET USE %d" % number)
         self.chip.run(QUIET_MS)

@@ -19,7 +19,10 @@ from clock.game import (
     GAME_OVER,
     HALTED,
     OVER,
+    PAUSED,
     PERIOD_USED,
+    READY,
+    RUNNING,
     STAGE_BEGAN,
     TIME,
     Game,
@@ -30,31 +33,13 @@ from hal.battery import Gauge
 from notation.errors import PresetError
 from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
 
-# App states: the game's own four (ready, running, paused, over) with an interim flag shown
-# while running, and the menus over them. Only ClockApp._enter() changes the state.
-S_READY = const(0)
-S_RUNNING = const(1)
-S_PAUSED = const(2)
-S_INTERIM = const(3)  # running, with an interim flag shown
-S_OVER = const(4)
-S_MENU = const(5)
-S_EDIT = const(6)
-S_ARBITER = const(7)
-S_RESUME = const(8)
-S_CONFIRM = const(9)  # a question before something one press must not do: ClockApp._ask
-_FIRST_MENU = const(5)  # the states from S_MENU on have a menu on the display
-STATE_NAMES = (
-    "ready",
-    "running",
-    "paused",
-    "interim",
-    "over",
-    "menu",
-    "edit",
-    "arbiter",
-    "resume",
-    "confirm",
-)
+# The clock's state is the game's phase (Game.state(): ready, running, paused, over; "interim"
+# is running with a flag shown) and a stack of overlays over it (app.menus: the preset menu, the
+# custom preset editor, the arbiter's menu, the resume offer, a question or a note). The phase
+# is read from the game, never kept here; the display shows the top overlay, else the clocks.
+PHASE_NAMES = ("ready", "running", "paused", "over")  # by Game.state()
+INTERIM = "interim"
+STATE_NAMES = PHASE_NAMES + (INTERIM, "menu", "edit", "arbiter", "resume", "confirm")
 
 # Events told to the listener (the serial channel's state stream).
 E_NEW = const(0)
@@ -83,11 +68,10 @@ _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 _SAVE = const(1)  # the game changed: flush() saves it
 _DRAW = const(2)  # changed outside a tick (an action, a new game): the next pass draws
 _PLAN = const(4)  # the wake stamp must be worked out again
-
-# What a yes to ClockApp._ask's question does.
-_DO_UNDO = const(0)
-_DO_NEW_GAME = const(1)
-_DO_DISCARD = const(2)  # the saved game offered at boot
+_RETIRE = const(8)  # a new game: the saved one is not to be offered again (owed after a refusal)
+_RETRY_MS = const(5000)  # a write the store refused is tried again this long after
+_ENOSPC = const(28)
+_NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the clock
 
 
 class ClockApp:
@@ -98,7 +82,7 @@ class ClockApp:
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
-        self.gestures = act.Gestures(present, self.on_action)
+        self.gestures = act.Gestures(present, self.on_action, self._play_at_once)
         self.settings = Settings(hal.storage)
         self.presets = Presets(hal.storage)
         self.sounds = Sounds(hal.buzzer)
@@ -108,8 +92,13 @@ class ClockApp:
         self.lights = self.status.lights = Lights(hal.leds, now)
         self.left = View()
         self.right = View()
-        self.menu = None  # the open menu of a menu state (_open puts it in)
+        self.overlays = []  # what lies over the game, the top one last (app.menus)
         self.listener = None  # called as listener(event, stamp) after it happened
+        self.store_problem = (
+            None  # what the store said when it last refused a write, till one it takes
+        )
+        self._owed = 0  # _SAVE, _RETIRE: writes the store refused, tried again from _retry_at
+        self._retry_at = now
         self._switched = now  # stamp of the last switch of the clocks
         self._pending = _DRAW | _PLAN  # what the end of the pass must do: _need() sets it
         self._saved_at = now  # stamp of the last save
@@ -118,17 +107,18 @@ class ClockApp:
         self._gauge = Gauge()
         self._info_until = now
         self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
-        self._back = S_READY  # the state a menu or a question goes back to
-        self._yes = _DO_UNDO  # what a yes to the open question does
-        self._question_until = now
         self._check_battery(now)
-        if not 0 <= self.settings.preset < len(self.presets.items):
-            self.settings.preset = 0
-        resumable = saved.load(hal.storage, self.record)
-        self._fresh_game()
-        self._offer = resumable
-        if resumable is not None:
-            self._open(_menus().ResumeMenu(resumable[0], self.presets), S_RESUME, now)
+        settings = self.settings
+        if settings.chosen is None and 0 <= settings.legacy_index < len(self.presets.items):
+            settings.chosen = self.presets.items[settings.legacy_index].name
+        offer = saved.load(hal.storage, self.record)
+        if offer is None:
+            self._fresh_game()
+        else:
+            self.spec, self.left_player, self.game = offer
+            self._sides_fixed = True
+            if self.game.state() != OVER:  # it lies paused under the offer: resuming is closing it
+                self.push(_menus().ResumeMenu(self.spec, self.presets), now)
 
     # --- state -----------------------------------------------------------------------------
 
@@ -136,63 +126,84 @@ class ClockApp:
         """The one place that asks the end of the pass for a save, a frame or a new wake."""
         self._pending |= bits
 
-    def _enter(self, state, stamp):
-        """The one place the state changes; what follows from a state is set here."""
-        self.state = state
-        running = state == S_RUNNING or state == S_INTERIM
-        self.gestures.play_at_once = running  # PLAY acts at the press only while a clock runs
-        if not running:
-            self._info = 0
-        self.menu = None  # _open() puts the menu of a menu state in
+    def top(self):
+        """The overlay on the display, or None: the clocks are."""
+        overlays = self.overlays
+        return overlays[-1] if overlays else None
+
+    def push(self, overlay, stamp):
+        """Show `overlay` over what is there; a question's wait starts at `stamp`."""
+        wait = getattr(overlay, "wait_ms", None)
+        if wait is not None:
+            overlay.until = ticks.add(stamp, wait)
+        self.overlays.append(overlay)
         self._need(_DRAW | _PLAN)
 
-    def _open(self, menu, state, stamp):
-        self._enter(state, stamp)
-        self.menu = menu
+    def ask(self, question, stamp):
+        self.push(question, stamp)
 
-    def _ask(self, question, do, stamp):
-        """A question (menus.Question) on the display: its yes does `do`; any other button, or
-        its wait without an answer, goes back to the state the clock was in (a menu's: the
-        state it was opened from). The questions' texts live in app.menus, loaded only then."""
-        back = self._came_from()
-        self._open(question, S_CONFIRM, stamp)
-        self._back = back
-        self._yes = do
-        self._question_until = ticks.add(stamp, question.wait_ms)
+    def close(self, overlay):
+        """Close `overlay` and whatever lies over it: what lay under it shows again."""
+        overlays = self.overlays
+        for index in range(len(overlays)):
+            if overlays[index] is overlay:
+                del overlays[index:]
+                break
+        self._need(_DRAW | _PLAN)
 
-    def _came_from(self):
-        """The state under a question or the preset menu; else the state itself."""
-        state = self.state
-        return self._back if state == S_CONFIRM or state == S_MENU or state == S_EDIT else state
+    def _play_at_once(self):
+        """PLAY acts at the press (the minimal board) only while a clock runs."""
+        return self.game.state() == RUNNING and not self.overlays
+
+    def state_name(self, now=None):
+        """The clock's state as the serial protocol names it: the top overlay's, else the
+        phase's ("interim": running with a flag shown)."""
+        top = self.top()
+        if top is not None:
+            return top.name
+        state = self.game.state()
+        if state == RUNNING:
+            left, right = self.views(self.hal.ticks_ms() if now is None else now)
+            if left.flagged or right.flagged:
+                return INTERIM
+        return PHASE_NAMES[state]
 
     def in_progress(self):
         """A game has begun and not ended (a saved game offered on boot counts)."""
-        state = self.state
-        if state == S_CONFIRM:
-            state = self._back
-        return state in (S_RUNNING, S_INTERIM, S_PAUSED, S_ARBITER, S_RESUME)
+        state = self.game.state()
+        return state == RUNNING or state == PAUSED
 
     def editing_presets(self):
         """The preset menu or the custom preset editor is open on the clock."""
-        return self.state == S_MENU or self.state == S_EDIT
-
-    def state_name(self):
-        return STATE_NAMES[self.state]
+        for overlay in self.overlays:
+            if overlay.name == "menu" or overlay.name == "edit":
+                return True
+        return False
 
     def open_menu(self):
-        """The menu on the display (its title, lines() and selected), or None."""
-        return self.menu if self.state >= _FIRST_MENU else None
+        """The overlay on the display (its title, lines() and selected), or None."""
+        return self.top()
 
     # --- games ---------------------------------------------------------------------------
 
-    def preset(self):
-        return self.presets.items[self.settings.preset]
+    def chosen_index(self):
+        """The chosen preset's place in the list (the first when its name is not there)."""
+        chosen = self.settings.chosen
+        index = -1 if chosen is None else self.presets.index_of(chosen)
+        return index if index >= 0 else 0
 
-    def new_game(self):
+    def preset(self):
+        return self.presets.items[self.chosen_index()]
+
+    def new_game(self, stamp=None):
+        """A new game on the chosen preset: what was on the clock (a game, a result, the
+        overlays over them) goes, and the saved game is no longer offered."""
+        self.overlays = []
         self._fresh_game()
         self._pending &= ~_SAVE  # a save still pending is of the game just dropped
-        saved.retire(self.hal.storage)
-        self._tell(E_NEW, self.hal.ticks_ms())
+        self._owed &= ~_SAVE
+        self._retire()
+        self._tell(E_NEW, self.hal.ticks_ms() if stamp is None else stamp)
 
     def game_preset_name(self):
         """The name of the game's preset in the list, or None (a saved game's preset since
@@ -203,37 +214,46 @@ class ClockApp:
         return self.presets.name_of(self.spec)
 
     def choose_preset(self, index):
-        """The preset for the next game, stored; the clock shows it at once when no game is in
-        progress."""
-        self.settings.preset = index
-        self.settings.save()
-        if not self.in_progress():
+        """The preset for the next game, stored (OSError: nothing changes). A clock with no game
+        and no result on it shows it at once; a result stays until a new game is asked for."""
+        self.settings.store(self.settings.muted, self.presets.items[index].name)
+        if self.game.state() == READY:
             self.new_game()
 
-    def add_preset(self, name, spec):
-        """Add a preset, or replace the one of that name; its index. When it replaces the
-        chosen preset while the clock is ready, the clock shows its new times. Raises
-        PresetError (and OSError when storage fails, the list then as storage has it)."""
-        index = self.presets.add(name, spec)
-        if self.state == S_READY and index == self.settings.preset:
+    def add_preset(self, name, spec, replace=False):
+        """Add a preset, or with `replace` replace the one of that name; its index. When it
+        replaces the chosen preset while the clock is ready, the clock shows its new times.
+        Raises PresetError (a name already there without `replace` too) and OSError when the
+        store refuses, the list then as it was."""
+        index = self.presets.add(name, spec, replace)
+        if self.game.state() == READY and index == self.chosen_index():
             self.new_game()
         return index
 
     def delete_preset(self, index):
-        """Delete a preset (not the game in progress's: ValueError); the chosen one follows."""
-        chosen = self.settings.preset
+        """Delete a preset (not the game in progress's: ValueError); OSError when the store
+        refuses, the list then as it was. Deleting the chosen one chooses the first."""
+        chosen = self.chosen_index()
         if index == chosen and self.in_progress():
             raise ValueError("the game in progress's preset")
         self.presets.remove(index)
-        if index <= chosen:
-            self.settings.preset = chosen - 1 if index < chosen else 0
-            self.settings.save()
-            if index == chosen and self.state == S_READY:
+        if index == chosen:
+            try:
+                self.settings.store(self.settings.muted, self.presets.items[0].name)
+            except OSError:  # the name stored is gone from the list, which reads as the first
+                pass
+            if self.game.state() == READY:
                 self.new_game()
 
+    def reset_presets(self):
+        """The factory presets, the first chosen (OSError: the list as it was)."""
+        self.presets.reset_to_defaults()
+        self.settings.store(self.settings.muted, self.presets.items[0].name)
+
     def set_muted(self, muted):
-        self.settings.muted = self.sounds.muted = self.status.muted = muted
-        self.settings.save()
+        """Sound off or on, stored (OSError: nothing changes)."""
+        self.settings.store(muted, self.settings.chosen)
+        self.sounds.muted = self.status.muted = muted
 
     def views(self, now):
         """The left and right sides' Views, filled for `now`."""
@@ -245,26 +265,139 @@ class ClockApp:
             self.listener(event, stamp)
 
     def _fresh_game(self):
+        preset = self.preset()
         try:
-            setup = self.preset().setup()
+            setup = preset.setup()
         except PresetError:  # a stored preset this firmware no longer reads: the first one
-            self.settings.preset = 0
-            setup = self.preset().setup()
+            preset = self.presets.items[0]
+            self.settings.chosen = preset.name
+            setup = preset.setup()
         self.game = Game(setup, self.record)
-        self.spec = self.preset().spec
+        self.spec = preset.spec
         # Controls that differ (Armageddon, handicaps) are shown on their sides before the
         # start, and the first press starts the first player's clock on the side shown.
         self._sides_fixed = not (setup.first == setup.second)
         self.left_player = 0
+        self._info = 0
         self.sounds.forget()
-        self._enter(S_READY, self.hal.ticks_ms())
+        self._need(_DRAW | _PLAN)
+
+    def player_on(self, side):
+        """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
+        return self.left_player if side == 0 else 1 - self.left_player
+
+    # --- what overlays do -------------------------------------------------------------------
+
+    def preset_chosen(self, menu, index, stamp):
+        """The preset menu's SET on a preset: stored, then a new game on it (asked first over
+        a finished game's result)."""
+        if self._stored(
+            stamp, self.settings.store, self.settings.muted, self.presets.items[index].name
+        ):
+            self.close(menu)
+            self._after_choice(stamp)
+
+    def custom_preset(self, menu, spec, stamp):
+        """The editor's preset, stored as "Custom" and chosen; `menu` (the preset menu) closes."""
+        try:
+            self.presets.add("Custom", spec, True)
+        except PresetError:  # the list is full
+            self.push(
+                _menus().note("List full", ["40 presets at most:", "delete one first"]), stamp
+            )
+            return
+        except OSError as error:
+            self._refused(error, stamp)
+            return
+        if self._stored(stamp, self.settings.store, self.settings.muted, "Custom"):
+            self.close(menu)
+            self._after_choice(stamp)
+
+    def factory_presets(self, menu, stamp):
+        if self._stored(stamp, self.reset_presets):
+            self.close(menu)
+            self._after_choice(stamp)
+
+    def toggle_mute(self, stamp):
+        self._stored(stamp, self.set_muted, not self.settings.muted)
+
+    def _after_choice(self, stamp):
+        if self.game.state() == OVER:
+            self._ask_new_game(stamp)
+        else:
+            self.new_game(stamp)
+
+    def corrected(self, stamp):
+        """An arbiter's correction was made: saved at the end of the pass, and told."""
+        self._need(_SAVE)
+        self._tell(E_ARBITER, stamp)
+
+    def undo(self, stamp):
+        if self.game.undo(stamp):
+            self.corrected(stamp)
+
+    def end_by_arbiter(self, stamp):
+        if self.game.end_by_arbiter(stamp) & GAME_OVER:
+            self._over(stamp)
+
+    def _ask_new_game(self, stamp):
+        menus = _menus()
+        self.ask(menus.new_game_question(self.game.state() == OVER, self.new_game), stamp)
+
+    def _stored(self, stamp, write, *args):
+        """write(*args), which stores something and changes it only once stored; a refusal is
+        shown as a note. True when the store took it."""
+        try:
+            write(*args)
+        except OSError as error:
+            self._refused(error, stamp)
+            return False
+        return True
+
+    def _refused(self, error, stamp):
+        self.store_problem = problem_text(error)
+        self.push(_menus().store_note(self.store_problem), stamp)
+
+    # --- the game on flash ---------------------------------------------------------------
+
+    def _retire(self):
+        try:
+            saved.retire(self.hal.storage)
+        except OSError as error:
+            self._owe(_RETIRE, error, self.hal.ticks_ms())
+            return
+        self._paid(_RETIRE)
 
     def _save(self, now):
-        saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
-        self._saved_at = now
+        self._saved_at = now  # a refused save is tried again at the next save, or the retry
+        try:
+            saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
+        except OSError as error:
+            self._owe(_SAVE, error, now)
+            return
+        self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
+
+    def _owe(self, bit, error, now):
+        """The store refused a write of the game: say so, and try again in a while. A clock
+        that runs goes on exactly: only the copy on flash is behind."""
+        first = not self._owed
+        self._owed |= bit
+        self._retry_at = ticks.add(now, _RETRY_MS)
+        self.store_problem = problem_text(error)
+        self._need(_DRAW | _PLAN)
+        if first and self.game.state() != RUNNING:
+            self.push(_menus().store_note(self.store_problem), now)
+
+    def _paid(self, bits):
+        if self._owed:
+            self._owed &= ~bits
+            self._need(_DRAW | _PLAN)
+        if not self._owed:
+            self.store_problem = None
 
     def flush(self, now):
-        """The end of a pass that did something: save the game if it changed (_SAVE).
+        """The end of a pass that did something: save the game if it changed (_SAVE), or try
+        again what the store refused.
 
         The save comes after the frame that shows the change: a press is on the display first.
         Its stamp was taken in the IRQ, so waiting changes nothing of its timing; a power cut
@@ -273,67 +406,75 @@ class ClockApp:
         """
         pending = self._pending
         self._pending = _PLAN
+        if pending & _RETIRE:
+            self._retire()
         if pending & _SAVE:
             self._save(now)
-
-    def player_on(self, side):
-        """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
-        return self.left_player if side == 0 else 1 - self.left_player
 
     # --- input ---------------------------------------------------------------------------
 
     def on_action(self, action, stamp):
         self._need(_DRAW | _PLAN)
-        state = self.state
-        if not self.plus_minus and state >= _FIRST_MENU:
-            # Without PLUS and MINUS, the levers stand in for them in menus.
+        top = self.top()
+        if top is not None and not self.plus_minus:
+            # Without PLUS and MINUS, the levers stand in for them over the clocks.
             if action == act.LEVER_LEFT:
                 action = act.MINUS
             elif action == act.LEVER_RIGHT:
                 action = act.PLUS
-        if action == act.LEVER_LEFT or action == act.LEVER_RIGHT:
+        if action == act.RESET:
+            self._reset(top, stamp)
+        elif top is not None:
+            top.act(self, action, stamp)
+        elif action == act.LEVER_LEFT or action == act.LEVER_RIGHT:
             self._lever(0 if action == act.LEVER_LEFT else 1, stamp)
         elif action == act.PLAY:
             self._play(stamp)
-        elif action == act.RESET:
-            if state == S_READY:
-                self.new_game()
-            elif state in (S_PAUSED, S_OVER, S_ARBITER, S_RESUME, S_CONFIRM):
-                self._ask_new_game(stamp)
-        elif state >= _FIRST_MENU:
-            self._menu_action(action, stamp)
         elif action == act.SET:
-            if state in (S_READY, S_OVER):
-                self._open(_menus().PresetMenu(self.presets, self.settings), S_MENU, stamp)
-                self._back = state
-            elif state == S_PAUSED:
-                menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
-                self._open(menu, S_ARBITER, stamp)
-            elif not self._info:  # running: the counters a while; again: the battery; again: hide
-                self._info = INFO_COUNTERS
-                self._info_until = ticks.add(stamp, INFO_MS)
-            elif self._info == INFO_COUNTERS:
-                self._info = INFO_BATTERY
-                self._info_until = ticks.add(stamp, INFO_MS)
-            else:
-                self._info = 0
-        elif action == act.MINUS and state == S_PAUSED:
-            self._ask(_menus().undo_question(self.game, self.left_player), _DO_UNDO, stamp)
-        elif (action == act.PLUS or action == act.MINUS) and state == S_READY:
-            if self._sides_fixed:
+            self._set(stamp)
+        else:
+            state = self.game.state()
+            if action == act.MINUS and state == PAUSED:
+                self.ask(_menus().undo_question(self.game, self.left_player, self.undo), stamp)
+            elif state == READY and self._sides_fixed:  # PLUS or MINUS: swap the sides
                 self.left_player = 1 - self.left_player
 
-    def _ask_new_game(self, stamp):
-        self._ask(_menus().new_game_question(self._came_from() == S_OVER), _DO_NEW_GAME, stamp)
+    def _reset(self, top, stamp):
+        """The reset gesture (SET held): a new game where nothing is lost, else asked first;
+        nothing while a clock runs or a preset menu is open. Over a question it asks instead."""
+        if top is not None:
+            if top.name == "menu" or top.name == "edit":
+                return
+            if top.name == "confirm":
+                self.close(top)
+        state = self.game.state()
+        if state == RUNNING:
+            return
+        if state == READY and not self.overlays:
+            self.new_game(stamp)
+        else:
+            self._ask_new_game(stamp)
 
-    def _undo(self, stamp):
-        if self.game.undo(stamp):
-            self._need(_SAVE)
-            self._tell(E_ARBITER, stamp)
+    def _set(self, stamp):
+        state = self.game.state()
+        if state == READY or state == OVER:
+            self.push(_menus().PresetMenu(self.presets, self.settings, self.chosen_index()), stamp)
+        elif state == PAUSED:
+            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
+            self.push(menu, stamp)
+        elif not self._info:  # running: the counters a while; again: the battery; again: hide
+            self._info = INFO_COUNTERS
+            self._info_until = ticks.add(stamp, INFO_MS)
+        elif self._info == INFO_COUNTERS:
+            self._info = INFO_BATTERY
+            self._info_until = ticks.add(stamp, INFO_MS)
+        else:
+            self._info = 0
 
     def _lever(self, side, stamp):
         game = self.game
-        if self.state == S_READY:
+        state = game.state()
+        if state == READY:
             # The pressed lever starts the other side's clock: that side moves first; with
             # sides fixed by their controls, the first player's clock starts where it is shown.
             if not self._sides_fixed:
@@ -342,10 +483,9 @@ class ClockApp:
             self.record.spec = self.spec
             self.record.tag = saved.new_tag()
             self._switched = stamp
-            self._enter(S_RUNNING, stamp)
             self._need(_SAVE)
             self._tell(E_START, stamp)
-        elif self.state in (S_RUNNING, S_INTERIM):
+        elif state == RUNNING:
             player = self.player_on(side)
             if ticks.diff(stamp, self._switched) < CHORD_MS:
                 return
@@ -362,95 +502,37 @@ class ClockApp:
                 self._over(stamp)
 
     def _play(self, stamp):
-        state = self.state
-        if state in (S_RUNNING, S_INTERIM):
-            changed = self.game.pause(stamp)
+        game = self.game
+        state = game.state()
+        if state == RUNNING:
+            changed = game.pause(stamp)
             if changed & DONE:
-                self._enter(S_PAUSED, stamp)
+                self._info = 0
                 self._need(_SAVE)
                 self._tell(E_PAUSE, stamp)
             elif changed & GAME_OVER:
                 self._over(stamp)
-        elif state == S_PAUSED:
-            if self.game.resume(stamp):
-                left, right = self.views(stamp)
-                self._enter(S_INTERIM if left.flagged or right.flagged else S_RUNNING, stamp)
+        elif state == PAUSED:
+            if game.resume(stamp):
                 self.sounds.forget()
                 self._need(_SAVE)
                 self._tell(E_RESUME, stamp)
-        elif self.state >= _FIRST_MENU:
-            self._menu_action(act.PLAY, stamp)
-
-    def _menu_action(self, action, stamp):
-        outcome = self.menu.act(action, stamp)
-        if outcome is None:
-            return
-        state = self.state
-        if state == S_MENU:
-            if outcome == "edit":
-                self._open(_menus().EditMenu(), S_EDIT, stamp)
-                return
-            self.set_muted(self.settings.muted)  # the menu's sound line changed the setting
-            self._menu_done(outcome != "back", stamp)
-        elif state == S_EDIT:
-            if outcome != "back":
-                self.settings.preset = self.presets.add("Custom", outcome)
-                self.settings.save()
-            self._menu_done(outcome != "back", stamp)
-        elif state == S_CONFIRM:
-            self._answered(outcome == "yes", stamp)
-        elif state == S_ARBITER:
-            self._enter(S_OVER if self.game.state() == OVER else S_PAUSED, stamp)
-            self._need(_SAVE)
-            self._tell(E_ARBITER, stamp)
-        elif state == S_RESUME:
-            if outcome == "resume":
-                self.spec, self.left_player, self.game = self._offer
-                self._offer = None
-                self._enter(S_PAUSED, stamp)
-            else:
-                self._ask(_menus().drop_question(), _DO_DISCARD, stamp)
-
-    def _menu_done(self, chosen, stamp):
-        """The preset menu or the editor closed: a finished game's result stays until a new
-        game is asked for, and asked again."""
-        if self._back != S_OVER:
-            self.new_game()
-        elif chosen:
-            self._ask_new_game(stamp)
-        else:
-            self._enter(S_OVER, stamp)
-
-    def _answered(self, yes, stamp):
-        do = self._yes
-        if not yes:
-            if do == _DO_DISCARD:
-                self._open(_menus().ResumeMenu(self._offer[0], self.presets), S_RESUME, stamp)
-            else:
-                self._enter(self._back, stamp)
-        elif do == _DO_UNDO:
-            self._enter(self._back, stamp)
-            self._undo(stamp)
-        else:
-            self._offer = None
-            self.new_game()
 
     # --- time ----------------------------------------------------------------------------
 
     def tick(self, now):
         """Bring everything up to `now`: flags at their instant, tones, the battery, and what
-        runs out (the counters shown, an unanswered question)."""
+        runs out (the counters shown, an unanswered question, a refused write's wait)."""
         self._need(_PLAN)
         self.gestures.poll(now)
-        state = self.state
         if self._info and ticks.diff(self._info_until, now) <= 0:
             self._info = 0
             self._need(_DRAW)
-        if state == S_CONFIRM and ticks.diff(self._question_until, now) <= 0:
-            self._answered(False, now)
-            state = self.state
-        if state == S_RUNNING or state == S_INTERIM:
-            game = self.game
+        top = self.top()
+        if top is not None and top.until is not None and ticks.diff(top.until, now) <= 0:
+            self.close(top)  # a question not answered is a no; a note goes
+        game = self.game
+        if game.state() == RUNNING:
             changed = game.update(now)
             if ticks.diff(now, self._saved_at) >= _SAVE_EVERY_MS:
                 self._need(_SAVE)  # the move in progress, as of now
@@ -463,6 +545,9 @@ class ClockApp:
                 # The mover's own side: render() then finds it up to date.
                 view = self.left if mover == self.left_player else self.right
                 self.sounds.observe(mover, game.view(mover, now, view), now)
+        if self._owed and ticks.diff(now, self._retry_at) >= 0:
+            self._retry_at = ticks.add(now, _RETRY_MS)
+            self._need(self._owed)
         self.sounds.update(now)
         if ticks.diff(now, self._battery_at) >= _BATTERY_EVERY_MS:
             self._battery_at = now
@@ -473,8 +558,7 @@ class ClockApp:
         sounds = self.sounds
         if changed & FLAG_FELL:  # the flag is what is told, not the stage it led into
             sounds.flag(now)
-            if self.state == S_RUNNING:
-                self._enter(S_INTERIM, now)
+            self._need(_DRAW)
             self._tell(E_FLAG, now)
         elif changed & STAGE_BEGAN:
             sounds.stage_started(now)
@@ -483,8 +567,8 @@ class ClockApp:
             sounds.period_used(now)
 
     def _over(self, now):
-        self._enter(S_OVER, now)
-        self._need(_SAVE)
+        self._info = 0
+        self._need(_SAVE | _DRAW | _PLAN)
         if self.game.reason() == TIME:
             self.sounds.flag(now)
         self._tell(E_OVER, self.game.end_stamp())
@@ -497,9 +581,9 @@ class ClockApp:
     def render(self, now):
         """Set the lights; build the frame and write it to the display only when it changed."""
         self.lights.follow(self, now)
-        if self.state >= _FIRST_MENU:
-            menu = self.menu
-            changed = self.screen.menu(menu.title, menu.lines(), menu.selected, now)
+        top = self.top()
+        if top is not None:
+            changed = self.screen.menu(top.title, top.lines(), top.selected, now)
         else:
             self._fill_views(now)
             changed = self.screen.clock(self.left, self.right, self.status)
@@ -512,10 +596,10 @@ class ClockApp:
         game.view(self.left_player, now, self.left)
         game.view(1 - self.left_player, now, self.right)
         status = self.status
-        state = self.state
-        status.paused = state == S_PAUSED
+        state = game.state()
+        status.paused = state == PAUSED
         status.info = self._info
-        status.over = state == S_OVER
+        status.over = state == OVER
         status.left_player = self.left_player
         if self.left.flagged_first:
             status.first_flag_side = 0
@@ -523,7 +607,12 @@ class ClockApp:
             status.first_flag_side = 1
         else:
             status.first_flag_side = -1
-        status.message = _MESSAGES.get(game.reason(), "") if self.state == S_OVER else ""
+        if self._owed & _SAVE:
+            status.message = _NO_SAVE
+        elif state == OVER:
+            status.message = _MESSAGES.get(game.reason(), "")
+        else:
+            status.message = ""
 
     def due(self, now):
         """Whether a pass at `now` has anything to do for the app (without an edge or a
@@ -540,9 +629,8 @@ class ClockApp:
         if not self._pending & _PLAN:
             return self._wake_at
         wait = _MAX_SLEEP_MS
-        state = self.state
-        if state == S_RUNNING or state == S_INTERIM:
-            game = self.game
+        game = self.game
+        if game.state() == RUNNING:
             event = game.next_event(now)
             if event is not None:
                 wait = _sooner(wait, ticks.diff(event, now))
@@ -555,10 +643,13 @@ class ClockApp:
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
-        if state == S_CONFIRM:
-            wait = _sooner(wait, ticks.diff(self._question_until, now))
-        if state >= _FIRST_MENU:
+        top = self.top()
+        if top is not None:
+            if top.until is not None:
+                wait = _sooner(wait, max(0, ticks.diff(top.until, now)))
             wait = _sooner(wait, self.screen.menu_wait(now))
+        if self._owed:
+            wait = _sooner(wait, max(0, ticks.diff(self._retry_at, now)))
         wait = _sooner(wait, self.lights.until_edge(now))
         due = self.gestures.due()
         if due is not None:
@@ -570,6 +661,14 @@ class ClockApp:
         self._wake_at = wake
         self._pending &= ~_PLAN
         return wake
+
+
+def problem_text(error):
+    """What a refused write says, in a few words."""
+    code = error.args[0] if error.args else 0
+    if code == _ENOSPC:
+        return "the store is full"
+    return "the store failed (%d)" % code
 
 
 def _menus():

@@ -2,18 +2,20 @@
 # The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
 import json
 
-from app.clock_app import E_PRESS, EVENT_NAMES
-from app.presets import MAX_PRESETS
+from app.clock_app import E_PRESS, EVENT_NAMES, problem_text
+from app.presets import MAX_PRESETS, check_name
 from clock import report
-from clock.game import PAUSED, RUNNING
+from clock.game import OVER, PAUSED, RUNNING
 from notation.errors import PresetError
 
 SIDES = report.SIDES
 HELP = (
     "PRESET LIST                 the presets, numbered from 1",
-    "PRESET ADD <name> = <spec>  add a preset (or replace the one of that name)",
+    "PRESET ADD <name> = <spec>  add a preset (a name already there is refused)",
+    "PRESET REPLACE <name> = <spec>  replace the preset of that name (or add it)",
     "PRESET DEL <n>              delete preset n (not the game in progress's)",
     "PRESET USE <n>              choose preset n for the next game (no game in progress)",
+    "NEW                         a new game on the chosen preset (clears a finished game)",
     "STATE                       the clock as JSON",
     "GAME                        the game's record as JSON (a PCN game record)",
     "SET MUTE ON|OFF             sound off or on",
@@ -25,6 +27,9 @@ HELP = (
 )
 _CLOSE_MENU = "ERR close the menu on the clock first"
 _IN_GAME = "ERR a game is in progress: finish it or start a new one first"
+_DROP_ON_CLOCK = (
+    "ERR a game is in progress: only the clock drops it (SET held 2.5 s, then SET: yes)"
+)
 
 
 def run(channel, text, now):
@@ -37,6 +42,8 @@ def run(channel, text, now):
     app = channel.app
     if verb == "PRESET":
         _preset(channel, app, words, now)
+    elif verb == "NEW" and len(words) == 1:
+        _new(send, app)
     elif verb == "STATE" and len(words) == 1:
         send("OK " + json.dumps(state(app, now)))
     elif verb == "GAME" and len(words) == 1:
@@ -77,7 +84,7 @@ def run(channel, text, now):
         else:
             send("OK leaving for the REPL")
             channel.leave_for_repl()
-    elif verb in ("STATE", "GAME", "HELP", "MEM", "PING", "REPL"):
+    elif verb in ("STATE", "GAME", "HELP", "MEM", "PING", "REPL", "NEW"):
         send("ERR usage: " + verb)
     else:
         send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
@@ -114,15 +121,15 @@ def _preset(channel, app, words, now):
             send("%d %s = %s" % (index + 1, item.name, item.spec))
         send("OK %d presets" % len(presets.items))
         return
-    if action == "ADD" and len(words) == 3:
+    if action in ("ADD", "REPLACE") and len(words) == 3:
         if app.editing_presets():
             send(_CLOSE_MENU)
             return
         name, equals, spec = words[2].partition("=")
         if not equals:
-            send("ERR usage: PRESET ADD <name> = <spec>")
+            send("ERR usage: PRESET %s <name> = <spec>" % action)
             return
-        _add(send, app, name, spec)
+        _add(send, app, name, spec, action == "REPLACE")
         return
     if action in ("DEL", "USE") and len(words) == 3:
         number = words[2].strip()
@@ -136,30 +143,58 @@ def _preset(channel, app, words, now):
         else:
             _use(send, app, int(number) - 1)
         return
-    send("ERR usage: PRESET LIST | PRESET ADD <name> = <spec> | PRESET DEL <n> | PRESET USE <n>")
+    send(
+        "ERR usage: PRESET LIST | PRESET ADD <name> = <spec> | PRESET REPLACE <name> = <spec>"
+        " | PRESET DEL <n> | PRESET USE <n>"
+    )
 
 
-def _add(send, app, name, spec):
+def _add(send, app, name, spec, replace):
+    """ADD refuses a name already there unless both texts read alike (then it replaces);
+    REPLACE replaces it, or adds the preset when there is none of that name."""
     presets = app.presets
-    before = list(presets.items)
-    replacing = False
-    for item in before:
-        replacing = replacing or item.name == name.strip()
-    if not replacing and len(before) >= MAX_PRESETS:
-        send("ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS)
-        return
     try:
-        index = app.add_preset(name, spec)
+        name = check_name(name)
+        index = presets.index_of(name)
+        if index < 0 and len(presets.items) >= MAX_PRESETS:
+            send(
+                "ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS
+            )
+            return
+        if index >= 0 and not replace:
+            ours = _reading(spec)
+            try:
+                theirs = _reading(presets.items[index].spec)
+            except PresetError:  # stored by an older firmware that read it differently
+                theirs = "nothing this firmware reads"
+            if theirs != ours:
+                send(
+                    "ERR preset %d %s reads %s; this reads %s: PRESET REPLACE %s = %s replaces"
+                    " it, or give another name"
+                    % (index + 1, name, theirs, ours, name, spec.strip())
+                )
+                return
+        added = index < 0
+        index = app.add_preset(name, spec, True)
     except PresetError as error:
         send("ERR %s" % error)
         return
-    except OSError as error:  # flash full or failing: keep the list as storage has it
-        presets.items = before
-        send("ERR the presets could not be saved (%s)" % error)
+    except OSError as error:  # flash full or failing: the list stays as storage has it
+        send("ERR the presets could not be saved: %s" % problem_text(error))
         return
     preset = presets.items[index]
-    verb = "replaced" if replacing else "added"
-    send("OK %s %d %s: %s" % (verb, index + 1, preset.name, preset.summary()))
+    send("OK %s %d %s: %s" % ("added" if added else "replaced", index + 1, name, preset.summary()))
+
+
+def _reading(spec):
+    """How the clock reads `spec` (PresetError as the parser says it)."""
+    import notation
+    from notation.describe import describe
+
+    try:
+        return describe(notation.parse(notation.prefixed(spec.strip())))
+    finally:
+        notation.forget()
 
 
 def _delete(send, app, index):
@@ -168,7 +203,7 @@ def _delete(send, app, index):
     if len(presets.items) == 1:
         send("ERR the last preset cannot be deleted")
         return
-    chosen = app.settings.preset
+    chosen = app.chosen_index()
     try:
         app.delete_preset(index)
     except ValueError:
@@ -176,6 +211,9 @@ def _delete(send, app, index):
             "ERR preset %d is the game in progress's: finish it or start a new one first"
             % (index + 1)
         )
+        return
+    except OSError as error:
+        send("ERR the presets could not be saved: %s" % problem_text(error))
         return
     tail = ""
     if index == chosen:
@@ -193,8 +231,34 @@ def _use(send, app, index):
     except PresetError as error:  # stored by an older firmware that read it differently
         send("ERR %s" % error)
         return
-    app.choose_preset(index)
-    send("OK using %d %s: %s" % (index + 1, preset.name, summary))
+    over = app.game.state() == OVER
+    try:
+        app.choose_preset(index)
+    except OSError as error:
+        send("ERR the choice could not be saved: %s" % problem_text(error))
+        return
+    if over:  # a finished game's result is cleared only by NEW or the clock's own question
+        send(
+            "OK chosen %d %s for the next game: %s; the result stays on the clock until NEW"
+            % (index + 1, preset.name, summary)
+        )
+    else:
+        send("OK using %d %s: %s" % (index + 1, preset.name, summary))
+
+
+def _new(send, app):
+    """A new game on the chosen preset where one press on the clock could not lose a game:
+    after a result (NEW is the confirmation) or when the clock is ready."""
+    if app.in_progress():
+        send(_DROP_ON_CLOCK)
+        return
+    if app.editing_presets():
+        send(_CLOSE_MENU)
+        return
+    app.new_game()
+    index = app.chosen_index()
+    preset = app.presets.items[index]
+    send("OK new game on %d %s" % (index + 1, preset.name))
 
 
 def _quote(text):
@@ -216,10 +280,10 @@ def state(app, now):
     game = app.game
     started = game.state() in (RUNNING, PAUSED)
     return {
-        "state": app.state_name(),
+        "state": app.state_name(now),
         "preset": app.game_preset_name(),
         "spec": app.spec,
-        "chosen": app.settings.preset + 1,
+        "chosen": app.chosen_index() + 1,
         "muted": app.settings.muted,
         "turn": SIDES[game.turn()] if started else None,
         "plies": game.plies(),
@@ -228,6 +292,7 @@ def state(app, now):
         "result": report.result(game),
         "entries": app.record.length,
         "stamp": now,
+        "store": app.store_problem,
     }
 
 

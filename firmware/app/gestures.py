@@ -24,15 +24,15 @@ class Gestures:
     """Turns debounced edges into actions, sent to `sink(action, stamp)`.
 
     On every board: a lever acts when pressed; PLUS and MINUS when pressed; SET when released
-    (held RESET_MS: RESET instead). PLAY acts when pressed if `play_at_once` (full boards
-    always; the app says so on the minimal board while a game runs, for an instant pause);
+    (held RESET_MS: RESET instead). PLAY acts when pressed on full boards, and on the minimal
+    board when `at_once()` says so (the app: while a clock runs, for an instant pause);
     otherwise on release: short PLAY, or SET if held LONG_MS, or RESET once held RESET_MS.
     """
 
-    def __init__(self, present, sink):
+    def __init__(self, present, sink, at_once=None):
         self.has_set = buttons.SET in present
         self.sink = sink
-        self.play_at_once = False
+        self.at_once = at_once if at_once is not None else _never
         self._held = _NONE  # the button whose long press is being timed
         self._since = 0
         self._done = False  # the held button already acted
@@ -48,7 +48,7 @@ class Gestures:
                 sink(PLUS if button == buttons.PLUS else MINUS, stamp)
             return
         timed = button == buttons.SET or (button == buttons.PLAY and not self.has_set)
-        if button == buttons.PLAY and (self.has_set or self.play_at_once):
+        if button == buttons.PLAY and (self.has_set or self.at_once()):
             if pressed:
                 sink(PLAY, stamp)
                 self._held = _NONE
@@ -85,3 +85,7 @@ class Gestures:
         if due is not None and ticks.diff(now, due) >= 0:
             self._done = True
             self.sink(RESET, due)
+
+
+def _never():
+    return False

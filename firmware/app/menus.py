@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Menus: the preset list, the custom preset editor, arbiter corrections, resuming a saved game.
+# The overlays: the preset menu, the custom preset editor, arbiter corrections, the resume offer,
+# questions and notes. Loaded only when one opens: play needs none of it.
+#
+# An overlay lies over the game on the app's stack (ClockApp.push). The display shows the top
+# one: its `title`, `lines()` and `selected` (-1: none). The top one takes every button as
+# act(app, action, stamp) and acts on the app; closing it (app.close) shows exactly what lay
+# under it. `name` is the clock's state over serial while it is on top; `until` the stamp at
+# which it closes by itself (None: it stays).
 from app import gestures as act
 from clock import display
-from clock.game import OVER, View
+from clock.game import View
 from clock.model import MODE_NAMES
 
 _WINDOW = 5
@@ -18,14 +25,16 @@ def _window(items, selected):
 
 
 class PresetMenu:
+    name = "menu"
     title = "Presets"
+    until = None
     FACTORY = "Factory presets"
     CONFIRM = "Erase list? SET: yes"  # in place of FACTORY once SET was pressed on it
 
-    def __init__(self, presets, settings):
+    def __init__(self, presets, settings, chosen):
         self.presets = presets
         self.settings = settings
-        self.index = settings.preset
+        self.index = chosen
         self.selected = 0
         self.confirming = False  # SET on "Factory presets" asked; a second SET erases the list
 
@@ -37,44 +46,46 @@ class PresetMenu:
         return names
 
     def lines(self):
-        lines, self.selected = _window(self._items(), self.index)
+        items = self._items()
+        self.index %= len(items)
+        lines, self.selected = _window(items, self.index)
         return lines
 
-    def act(self, action, stamp):
+    def act(self, app, action, stamp):
         count = len(self.presets.items)
         confirming = self.confirming
         self.confirming = False
+        index = self.index % (count + 3)
         if action == act.PLUS or action == act.MINUS:
-            step = 1 if action == act.PLUS else -1
-            self.index = (self.index + step) % (count + 3)
+            self.index = (index + (1 if action == act.PLUS else -1)) % (count + 3)
         elif action == act.PLAY:
-            return None if confirming else "back"  # PLAY drops the question first
-        elif action == act.SET:
-            if self.index < count:
-                self.settings.preset = self.index
-                return "chosen"
-            if self.index == count:
-                self.settings.muted = not self.settings.muted
-                self.settings.save()
-                return None
-            if self.index == count + 1:
-                return "edit"
-            if not confirming:
-                self.confirming = True
-                return None
-            self.presets.reset_to_defaults()
-            self.settings.preset = 0
-            return "chosen"
-        return None
+            if not confirming:  # PLAY drops the question first
+                app.close(self)
+        elif action != act.SET:
+            pass
+        elif index < count:
+            app.preset_chosen(self, index, stamp)
+        elif index == count:
+            app.toggle_mute(stamp)
+        elif index == count + 1:
+            app.push(EditMenu(self), stamp)
+        elif not confirming:
+            self.confirming = True
+        else:
+            app.factory_presets(self, stamp)
 
 
 class EditMenu:
-    """A custom preset on the clock itself: minutes, increment and mode, as `G/min/inc mode`."""
+    """A custom preset on the clock itself: minutes, increment and mode, as `G/min/inc mode`.
+    PLAY goes back to the preset menu under it (`under`); SET on the last field stores it."""
 
+    name = "edit"
     title = "Custom preset"
+    until = None
     _FIELDS = ("Minutes", "Increment s", "Mode")
 
-    def __init__(self, minutes=5, increment=3, mode=0):
+    def __init__(self, under, minutes=5, increment=3, mode=0):
+        self.under = under
         self.values = [minutes, increment, mode]
         self.selected = 0
 
@@ -91,15 +102,17 @@ class EditMenu:
         minutes, increment, mode = self.values
         return "chessclock:G/%d/%d %s" % (minutes, increment, MODE_NAMES[mode])
 
-    def act(self, action, stamp):
+    def act(self, app, action, stamp):
         field = self.selected
         if action == act.PLAY:
-            return "back"
+            app.close(self)
+            return
         if action == act.SET:
             if field == len(self._FIELDS) - 1:
-                return self.spec()
-            self.selected = field + 1
-            return None
+                app.custom_preset(self.under, self.spec(), stamp)
+            else:
+                self.selected = field + 1
+            return
         step = 1 if action == act.PLUS else -1 if action == act.MINUS else 0
         if field == 0:
             self.values[0] = min(600, max(1, self.values[0] + step))
@@ -107,14 +120,16 @@ class EditMenu:
             self.values[1] = min(600, max(0, self.values[1] + step))
         else:
             self.values[2] = (self.values[2] + step) % len(MODE_NAMES)
-        return None
 
 
 class ArbiterMenu:
     """Corrections in a pause: each player's time (minutes, seconds) and move counter, undo,
-    ending the game. SET moves to the next field, PLUS and MINUS change it, PLAY is done."""
+    ending the game. SET moves to the next field, PLUS and MINUS change it (each change is
+    saved as it is made), PLAY is done."""
 
+    name = "arbiter"
     title = "Arbiter"
+    until = None
     _FIELDS = (
         "Left time +-1 min",
         "Left time +-1 s",
@@ -160,101 +175,125 @@ class ArbiterMenu:
             )
         return figures + [self._field_line(), self.note]
 
-    def act(self, action, stamp):
+    def act(self, app, action, stamp):
         asking = self.asking
         self.asking = False
         if action == act.PLAY:
-            return None if asking else "done"  # PLAY drops the question first
+            if not asking:  # PLAY drops the question first
+                app.close(self)
+            return
         if action == act.SET:
             if not asking:
                 self.field = (self.field + 1) % len(self._FIELDS)
-            return None
+            return
         if action != act.PLUS and action != act.MINUS:
-            return None
+            return
         sign = 1 if action == act.PLUS else -1
         game = self.game
         field = self.field
         if field >= self._UNDO:
             # Taking back a move or ending the game asks first: PLUS again does it.
             if field == self._UNDO and not game.can_undo():
-                return None
+                return
             if not asking:
                 self.asking = True
-                return None
+                return
             if sign < 0:
-                return None
+                return
         if field < 4:
             player = self._player(field // 2)
             game.adjust_time(player, sign * (60000 if field % 2 == 0 else 1000))
+            app.corrected(stamp)
         elif field < 6:
             player = self._player(field - 4)
             game.set_moves(player, max(0, game.moves(player) + sign))
-        elif field == 6:
-            game.undo(stamp)
-        elif game.end_by_arbiter(stamp) or game.state() == OVER:
-            return "done"
-        return None
+            app.corrected(stamp)
+        elif field == self._UNDO:
+            app.undo(stamp)
+        else:
+            app.close(self)
+            app.end_by_arbiter(stamp)
 
 
 class Question:
     """A question before something that cannot be taken back, or a note (`yes` None): the
-    action `yes` answers yes, any other no; `wait_ms` without an answer is a no too."""
+    action `yes` answers yes and calls on_yes(stamp), any other is a no; `wait_ms` without an
+    answer is a no too. Either way it closes first."""
 
+    name = "confirm"
     selected = -1
 
-    def __init__(self, title, lines, yes, wait_ms=QUESTION_MS):
+    def __init__(self, title, lines, yes, on_yes=None, wait_ms=QUESTION_MS):
         self.title = title
         self._lines = lines
         self.yes = yes
+        self.on_yes = on_yes
         self.wait_ms = wait_ms
+        self.until = None  # set by the app as it shows the question
 
     def lines(self):
         return self._lines
 
-    def act(self, action, stamp):
-        return "yes" if action == self.yes and self.yes is not None else "no"
+    def act(self, app, action, stamp):
+        app.close(self)
+        if action == self.yes and self.yes is not None:
+            self.on_yes(stamp)
 
 
 class ResumeMenu:
-    """A saved game found at boot: resume it or start a new one. Named by its preset's name
-    where the list still holds a preset of that text, else by the text itself."""
+    """A saved game found at boot, lying paused under this: resume it or drop it. Named by its
+    preset's name where the list still holds a preset of that text, else by the text itself."""
 
+    name = "resume"
     title = "Resume game?"
     selected = -1
+    until = None
 
     def __init__(self, spec, presets):
         self.spec = spec
-        self.name = presets.name_of(spec) or spec
+        self.name_shown = presets.name_of(spec) or spec
 
     def lines(self):
-        return [self.name[:21], "SET/PLAY: resume", "MINUS: drop it"]
+        return [self.name_shown[:21], "SET/PLAY: resume", "MINUS: drop it"]
 
-    def act(self, action, stamp):
+    def act(self, app, action, stamp):
         if action == act.SET or action == act.PLAY:
-            return "resume"
-        if action == act.MINUS:
-            return "discard"
-        return None
+            app.close(self)
+        elif action == act.MINUS:
+            app.ask(drop_question(app.new_game), stamp)
 
 
-def undo_question(game, left_player):
+def note(title, lines):
+    """A note that goes by itself (or with any button)."""
+    return Question(title, lines, None, None, NOTE_MS)
+
+
+def undo_question(game, left_player, on_yes):
     """MINUS in a pause: the ply a second MINUS takes back, or a note that there is none."""
     if not game.can_undo():
-        return Question("Nothing to undo", ["no press to take back"], None, NOTE_MS)
+        return note("Nothing to undo", ["no press to take back"])
     side = "left" if game.turn() != left_player else "right"
     return Question(
         "Undo ply %d?" % game.plies(),
         ["MINUS again: yes", "other key: no", "(the %s press)" % side],
         act.MINUS,
+        on_yes,
     )
 
 
-def new_game_question(over):
+def new_game_question(over, on_yes):
     """Before a new game: what it loses, a finished game's result (`over`) or the game."""
     lost = "the result is cleared" if over else "this game is dropped"
-    return Question("New game?", ["SET: yes, PLAY: no", lost], act.SET)
+    return Question("New game?", ["SET: yes, PLAY: no", lost], act.SET, on_yes)
 
 
-def drop_question():
+def drop_question(on_yes):
     """The saved game offered at boot, before it is dropped."""
-    return Question("Drop the saved game?", ["MINUS again: yes", "SET/PLAY: no"], act.MINUS)
+    return Question(
+        "Drop the saved game?", ["MINUS again: yes", "SET/PLAY: no"], act.MINUS, on_yes
+    )
+
+
+def store_note(problem):
+    """A write the store refused: nothing changed."""
+    return note("Not saved", [problem, "nothing changed"])

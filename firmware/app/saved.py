@@ -11,7 +11,7 @@
 # entries (clock.record.replay).
 # Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
 # game.txt names only entries a finished write holds.
-from clock.game import OVER, Game
+from clock.game import Game
 from clock.model import ClockError
 from clock.record import AMOUNT, AT, CODE, RecordError, replay
 import notation
@@ -99,8 +99,9 @@ def retire(storage):
 
 
 def load(storage, record=None):
-    """(spec, left_player, game) of a saved game still in play, or None. Never raises: a file
-    that does not read back exactly is ignored (and the next save replaces it).
+    """(spec, left_player, game) of the saved game, in play (a running one paused) or finished
+    (its result stands till a new game), or None: none saved, or one a new game retired. Never
+    raises: a file that does not read back exactly is ignored (and the next save replaces it).
 
     Given a Record, the saved game's record is read into it (for a finished game too, whose
     record stays until the next game starts), its owner the saved game; a record that does
@@ -134,7 +135,7 @@ def load(storage, record=None):
             _load_record(storage, record, setup, lines[4], lines[5])
         record.owner = game
         record.spec = spec
-    if game.state() == OVER or retired:
+    if retired:
         return None
     game.freeze()
     return spec, left_player, game

@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: MIT
-# Settings that outlive a game: sound, the chosen preset.
+# Settings that outlive a game: sound, and the chosen preset by its name.
+#
+# The choice is kept by name, not by its place in the list: deleting a preset above it, or a
+# power cut between the list's write and this file's, leaves it naming the same preset. A name
+# the list no longer holds means the first preset. Firmware before names wrote "preset = N".
 FILE = "settings.txt"
 
 
@@ -7,18 +11,30 @@ class Settings:
     def __init__(self, storage):
         self.storage = storage
         self.muted = False
-        self.preset = 0
+        self.chosen = None  # the chosen preset's name (None: the first)
+        self.legacy_index = -1  # "preset = N" of an older file, when it names no preset
         data = storage.read(FILE)
         if data is None:
             return
-        for line in data.decode().split("\n"):
+        try:
+            text = data.decode()
+        except UnicodeError:
+            return
+        for line in text.split("\n"):
             key, _, value = line.partition("=")
             key, value = key.strip(), value.strip()
             if key == "muted":
                 self.muted = value == "on"
+            elif key == "chosen" and value:
+                self.chosen = value
             elif key == "preset" and value.isdigit():
-                self.preset = int(value)
+                self.legacy_index = int(value)
 
-    def save(self):
-        text = "muted = %s\npreset = %d\n" % ("on" if self.muted else "off", self.preset)
+    def store(self, muted, chosen):
+        """Write these settings, then take them (OSError: nothing changes)."""
+        text = "muted = %s\n" % ("on" if muted else "off")
+        if chosen is not None:
+            text += "chosen = %s\n" % chosen
         self.storage.write(FILE, text.encode())
+        self.muted = muted
+        self.chosen = chosen

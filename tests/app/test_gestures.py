@@ -12,9 +12,9 @@ class Recorder:
         self.seen.append((action, stamp))
 
 
-def make(present):
+def make(present, at_once=None):
     recorder = Recorder()
-    return g.Gestures(present, recorder.sink), recorder.seen
+    return g.Gestures(present, recorder.sink, at_once), recorder.seen
 
 
 FULL = (b.LEFT, b.RIGHT, b.PLAY, b.SET, b.PLUS, b.MINUS)
@@ -48,8 +48,8 @@ def test_full_board_play_at_once_set_on_release_and_long_set_resets():
 
 
 def test_minimal_board_short_long_and_very_long_play():
-    gestures, seen = make(MINIMAL)
-    gestures.play_at_once = False
+    running = [False]
+    gestures, seen = make(MINIMAL, lambda: running[0])
     gestures.edge(b.PLAY, True, 0)
     gestures.edge(b.PLAY, False, 300)
     gestures.edge(b.PLAY, True, 1000)
@@ -57,6 +57,6 @@ def test_minimal_board_short_long_and_very_long_play():
     gestures.edge(b.PLAY, True, 5000)
     gestures.poll(5000 + g.RESET_MS)
     assert seen == [(g.PLAY, 300), (g.SET, 1000 + g.LONG_MS), (g.RESET, 5000 + g.RESET_MS)]
-    gestures.play_at_once = True  # a game runs: pause at the press itself
+    running[0] = True  # a game runs: pause at the press itself
     gestures.edge(b.PLAY, True, 9000)
     assert seen[-1] == (g.PLAY, 9000)

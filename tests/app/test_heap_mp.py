@@ -68,7 +68,6 @@ def test_running_loop_passes_allocate_nothing():
         clock = Clock(preset=preset)
         clock.press(b.RIGHT, 2000)
         clock.run_until(2000)
-        clock.app.gestures.play_at_once = True
         saves = []
         writes = locked_steps(clock, 300, saves)  # every second's new text, beeps, no press
         assert writes > 0, preset

@@ -47,7 +47,6 @@ def test_running_with_the_counters_shown_allocates_nothing():
     clock.press(b.SET, 3000)
     clock.run_until(3100)
     assert clock.app.status.info
-    clock.app.gestures.play_at_once = True
     assert locked_steps(clock, 8) > 0  # each half second to 6.5 s, before the 10 s save
     assert not clock.app.status.info  # and their end
 
@@ -56,6 +55,5 @@ def test_running_above_an_hour_with_the_colon_blinking_allocates_nothing():
     clock = Clock(screen=SegScreen(), preset="FIDE classical")
     clock.press(b.RIGHT, 2000)
     clock.run_until(2100)
-    clock.app.gestures.play_at_once = True
     assert locked_steps(clock, 12) == 12  # each half second, to 8 s: before the 10 s save
     assert clock.hal.now == 8001  # 1:30:30 at 2000: 2001 lit, 2501 dark...

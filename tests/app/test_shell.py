@@ -58,16 +58,16 @@ def test_a_press_that_finds_the_flag_fallen_ends_the_game_at_the_flag():
 def test_play_acts_at_the_press_exactly_while_a_clock_runs():
     clock = Clock(preset="Blitz 5+3")
     gestures = clock.app.gestures
-    assert not gestures.play_at_once  # ready
+    assert not gestures.at_once()  # ready
     clock.press(b.RIGHT, 1000)
     clock.run_until(1100)
-    assert gestures.play_at_once  # running
+    assert gestures.at_once()  # running
     clock.press(b.PLAY, 2000)
     clock.run_until(2200)
-    assert clock.state() == "paused" and not gestures.play_at_once
+    assert clock.state() == "paused" and not gestures.at_once()
     clock.press(b.PLAY, 3000)
     clock.run_until(3200)
-    assert clock.state() == "running" and gestures.play_at_once
+    assert clock.state() == "running" and gestures.at_once()
 
 
 def test_the_low_battery_warning_has_the_hals_hysteresis():

@@ -3,7 +3,9 @@
 #
 # Each byte written, each flush, close, rename and remove is one step, and it reaches the "disk"
 # at once (the worst case for a half-written file). After the budget of steps the power goes:
-# that step and everything after it raise PowerCut, until reboot().
+# that step and everything after it raise PowerCut, until reboot(). A store that says no is the
+# other fault: after `refuse_after` steps every step raises OSError(ENOSPC), as a full or worn
+# flash does, until refuse_after is None again; reads still work.
 
 
 class PowerCut(Exception):
@@ -60,6 +62,8 @@ class FakeFs:
         self.files = {}  # path -> bytearray
         self.dirs = set(dirs)
         self.budget = None  # steps left before the power goes; None: never
+        self.refuse_after = None  # steps the store still takes before it says no; None: all
+        self.refused = 0  # steps it said no to
         self.dead = False
         self.steps = 0
         self.renames = 0
@@ -67,12 +71,24 @@ class FakeFs:
     def step(self):
         if self.dead:
             raise PowerCut()
+        if self.refuse_after is not None:
+            if self.refuse_after == 0:
+                self.refused += 1
+                raise OSError(28)  # ENOSPC
+            self.refuse_after -= 1
         if self.budget is not None:
             if self.budget == 0:
                 self.dead = True
                 raise PowerCut()
             self.budget -= 1
         self.steps += 1
+
+    def copy(self):
+        """Another fs holding the same files: a restart that leaves this one as it is."""
+        other = FakeFs(tuple(self.dirs))
+        for path in self.files:
+            other.files[path] = bytearray(self.files[path])
+        return other
 
     def reboot(self):
         self.dead = False

@@ -107,11 +107,14 @@ def test_a_finished_games_record_stays_across_a_restart_and_a_new_setup_until_a_
     clock.run_until(clock.hal.now + 16 * 60000)  # the right player's flag falls
     assert clock.state() == "over"
     reboot = rebooted(clock.fs)
-    assert reboot.state() == "ready"  # nothing to offer
+    assert reboot.state() == "over"  # the result stands, as before the cut
+    assert reboot.app.game.reason() == clock.app.game.reason() == 1  # on time
     record = reboot.app.record
     assert standing_elapsed(record) == expected_elapsed(6) and record.owner.state() == 3
-    reboot.press(b.SET, 100, hold_ms=2600)  # RESET: a new game set up
-    reboot.run_until(3000)
+    reboot.press(b.SET, 100, hold_ms=2600)  # RESET asks "New game?" ...
+    reboot.press(b.SET, 3000)  # ... and SET says yes: a new game set up
+    reboot.run_until(3500)
+    assert reboot.state() == "ready"
     again = rebooted(reboot.fs)
     assert standing_elapsed(again.app.record) == expected_elapsed(6)
     played(2, again)  # a start: the new game's record

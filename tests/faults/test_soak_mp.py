@@ -30,7 +30,7 @@ def in_use():
 
 def test_a_day_of_play_without_heap_growth():
     clock = Clock(fs=MiniFs())
-    clock.app.settings.preset = clock.app.presets.add("Marathon", "chessclock:G/1500")
+    clock.app.choose_preset(clock.app.add_preset("Marathon", "chessclock:G/1500"))
     clock.app.new_game()
     clock.hal.display = Quiet()
     clock.app.sounds.buzzer = Quiet()

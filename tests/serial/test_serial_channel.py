@@ -53,12 +53,38 @@ def test_add_answers_the_number_and_description_and_stores_it():
     assert stored.items[16].spec == "chessclock:40/90/30, G/30/30"
 
 
-def test_add_of_a_known_name_replaces_it():
+def test_add_of_a_known_name_is_refused_with_both_readings_and_replace_replaces_it():
     clock = SerialClock()
+    before = (
+        clock.fs.files["/" + PRESETS_FILE][:] if "/" + PRESETS_FILE in clock.fs.files else None
+    )
     assert clock.ask("Preset Add Blitz 3+2 = G/3/5") == [
+        "ERR preset 4 Blitz 3+2 reads 3 min + 2 s/move; this reads 3 min + 5 s/move:"
+        " PRESET REPLACE Blitz 3+2 = G/3/5 replaces it, or give another name"
+    ]
+    assert clock.app.presets.items[3].spec == "chessclock:G/3/2"
+    assert clock.fs.files.get("/" + PRESETS_FILE) == before  # nothing stored
+    assert clock.ask("Preset Replace Blitz 3+2 = G/3/5") == [
         "OK replaced 4 Blitz 3+2: 3 min + 5 s/move"
     ]
+    assert Presets(clock.storage).items[3].spec == "chessclock:G/3/5"
     assert len(clock.app.presets.items) == 16
+
+
+def test_add_of_a_known_name_that_reads_the_same_replaces_its_text():
+    clock = SerialClock()
+    assert clock.ask("PRESET ADD Blitz 3+2 = 3+2") == ["OK replaced 4 Blitz 3+2: 3 min + 2 s/move"]
+    assert clock.app.presets.items[3].spec == "chessclock:3+2"
+
+
+def test_replace_adds_a_name_not_there():
+    clock = SerialClock()
+    assert clock.ask("PRESET REPLACE Club = G/25/5") == ["OK added 17 Club: 25 min + 5 s/move"]
+    assert clock.ask("PRESET REPLACE") == [
+        "ERR usage: PRESET LIST | PRESET ADD <name> = <spec> | PRESET REPLACE <name> = <spec>"
+        " | PRESET DEL <n> | PRESET USE <n>"
+    ]
+    assert clock.ask("PRESET REPLACE Club") == ["ERR usage: PRESET REPLACE <name> = <spec>"]
 
 
 def test_an_invalid_preset_is_refused_with_the_parsers_message_and_nothing_stored():
@@ -85,7 +111,7 @@ def test_add_needs_a_name_an_equals_sign_and_a_short_name():
 def test_delete_renumbers_keeps_the_choice_and_never_the_last():
     clock = SerialClock(preset="Blitz 3+2")  # number 4
     assert clock.ask("PRESET DEL 2") == ["OK deleted 2 Rapid 15+10"]
-    assert clock.app.preset().name == "Blitz 3+2" and clock.app.settings.preset == 2
+    assert clock.app.preset().name == "Blitz 3+2" and clock.app.chosen_index() == 2
     assert clock.ask("PRESET DEL 0") == ['ERR no preset "0" (they are 1 to 15)']
     assert clock.ask("PRESET DEL x")[0].startswith("ERR no preset")
     for _ in range(14):
@@ -111,7 +137,7 @@ def test_the_preset_of_the_game_in_progress_cannot_be_deleted():
 def test_use_chooses_the_next_game_only_without_a_game_in_progress():
     clock = SerialClock()
     assert clock.ask("PRESET USE 5") == ["OK using 5 Bullet 1+0: 1 min"]
-    assert clock.view(0).time_ms == MIN and clock.app.settings.preset == 4
+    assert clock.view(0).time_ms == MIN and clock.app.chosen_index() == 4
     assert clock.ask("PRESET USE 17") == ['ERR no preset "17" (they are 1 to 16)']
     clock.press(b.RIGHT, 2000)
     clock.run_until(3000)
@@ -192,7 +218,7 @@ def test_an_over_long_line_is_discarded_to_its_end_and_answered_once():
     assert clock.send("X" * 10240) == []  # no line end yet: no answer
     lines = clock.send("PRESET USE 5\nPING\n")
     assert lines == ["ERR line too long (max %d bytes)" % MAX_LINE, "OK pong"]
-    assert clock.app.settings.preset == 0  # the tail of the long line was not obeyed
+    assert clock.app.chosen_index() == 0  # the tail of the long line was not obeyed
     exact = "PRESET ADD %s = G/5/3" % ("n" * 10)
     exact = exact + " " * (MAX_LINE - len(exact))
     assert clock.ask(exact)[0].startswith("OK added")
@@ -204,7 +230,7 @@ def test_bytes_that_are_not_printable_ascii_make_the_line_an_error():
         lines = clock.send(noise)
         assert len(lines) == 1 and lines[0].startswith("ERR byte 0x"), lines
     assert clock.send(b"\x03\n") == ["ERR byte 0x03 in the line: commands are printable ASCII"]
-    assert clock.app.settings.preset == 0
+    assert clock.app.chosen_index() == 0
     assert clock.ask("PING") == ["OK pong"]
 
 
@@ -258,7 +284,7 @@ def test_a_full_list_is_refused_clearly_and_a_replacement_still_goes_in():
         assert clock.ask("PRESET ADD Club %d = G/%d" % (number, number))[0].startswith("OK added")
     full = "ERR the list is full: %d presets at most; PRESET DEL <n> makes room" % MAX_PRESETS
     assert clock.ask("PRESET ADD Club 41 = G/41") == [full]
-    assert clock.ask("PRESET ADD Club 40 = G/45") == ["OK replaced 40 Club 40: 45 min"]
+    assert clock.ask("PRESET REPLACE Club 40 = G/45") == ["OK replaced 40 Club 40: 45 min"]
     assert len(Presets(clock.storage).items) == MAX_PRESETS
 
 

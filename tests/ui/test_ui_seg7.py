@@ -247,12 +247,12 @@ def test_no_two_factory_menu_entries_look_the_same():
 
     fs = FakeFs()
     storage = Storage("/", fs, fs.open)
-    menu = PresetMenu(Presets(storage), Settings(storage))
+    menu = PresetMenu(Presets(storage), Settings(storage), 0)
     entries = []
     for index in range(len(menu.presets.items) + 3):  # the presets, sound, custom, factory
         menu.index = index
         entries.append(menu.lines()[menu.selected])
-    menu.act(act.SET, 0)  # on "Factory presets": the question instead
+    menu.act(None, act.SET, 0)  # on "Factory presets": the question instead (no app needed)
     entries.append(menu.lines()[menu.selected])
     assert len(set(entries)) == len(entries) == 20
     shown = [_frames_of(line) for line in entries]
