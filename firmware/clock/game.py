@@ -771,17 +771,7 @@ class Game:
         self._told_stage = values[slot + _STAGE]  # _tell_from(other), written out
         self._told_periods = values[slot + _PERIODS]
         self._told_marks = values[slot + _MARKS]
-        record = self.record
-        if record is not None:  # _note(NOTE_PLY, player, elapsed, 0), written out
-            record.put(
-                player,  # NOTE_PLY * 2 + player
-                elapsed,
-                0,
-                values[_LEFT],
-                values[_PLAYER + _LEFT],
-                self._count(0, 0),
-                self._count(1, _PLAYER),
-            )
+        self._note(NOTE_PLY, player, elapsed, 0)
         limit = setup.limit_turns
         if limit and plies >= 2 * limit:
             self._finish(HALTED, -1, now)
