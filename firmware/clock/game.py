@@ -458,7 +458,7 @@ class Game:
         return end
 
     def _begin_move(self, player):
-        # press() has this written out, for speed: the two must agree.
+        # press() has this written out (its frame is too big to call cheaply): the two must agree.
         values = self._values
         slot = player * _PLAYER
         values[slot + _BASE] = 0
@@ -519,7 +519,8 @@ class Game:
     def _note(self, kind, player, at, amount):
         """Tell the record (if any) what happened, with both sides' figures as the display
         shows them now (the move in progress charged as far as it has run). Before the game
-        starts, the record is still the last game's: nothing is told."""
+        starts, the record is still the last game's: nothing is told. press() has the ply's
+        case written out: the two must agree."""
         record = self.record
         if record is None or record.owner is not self:
             return
@@ -663,7 +664,6 @@ class Game:
         DONE when the press came after the game had ended (a flag not yet noticed); 0 when
         the press does nothing.
         """
-        global _version
         values = self._values
         if player != 0 and player != 1:
             raise ClockError("a player is 0 (first) or 1 (second)")
@@ -690,8 +690,7 @@ class Game:
             bits |= self.update(now)
             if values[_STATE] != RUNNING:
                 return bits & ~DONE
-        _version = (_version + 2) & 0x3FFFFFFE
-        self._version = _version
+        self._changed()
         values[_USED] = elapsed
         values[_RUN_START] = now
         self._before_press[_WHOLE] = values
@@ -730,11 +729,7 @@ class Game:
                     values[slot + _SPENT] = 0
                     if spent < gain and stage.mode == BRONSTEIN:
                         gain = spent
-                    left = values[slot + _LEFT] + gain  # _add_time, written out
-                    cap = control.max_ms
-                    if cap and left > cap:
-                        left = cap
-                    values[slot + _LEFT] = left if left < MAX_MS else MAX_MS
+                    self._add_time(slot, player, gain)
             quota = stage.moves
             if quota and values[slot + _IN_STAGE] + 1 >= quota:
                 bits |= self._quota_met(slot, player, index)
@@ -750,7 +745,10 @@ class Game:
         values[_TURN] = other
         values[_USED] = 0
         values[_RUN_START] = now
-        slot = other * _PLAYER  # the other's move begins: _begin_move(other), written out
+        # _begin_move(other) and _note(NOTE_PLY, ...) written out: their frames are over the 44
+        # bytes MicroPython keeps on the C stack, so each call would take its frame from the heap
+        # and give it back, about 0.17 ms on the chip (docs/performance-chip.md).
+        slot = other * _PLAYER  # _begin_move(other)
         values[slot + _BASE] = 0
         plan = self._plans[other]
         if plan[0] == _UNTIMED:
@@ -763,16 +761,10 @@ class Game:
             )
             fischer = plan[_FISCHER_AT + stage_at]
             if fischer:
-                left = values[slot + _LEFT] + fischer  # _add_time, written out
-                cap = self._controls[other].max_ms
-                if cap and left > cap:
-                    left = cap
-                values[slot + _LEFT] = left if left < MAX_MS else MAX_MS
-        self._told_stage = values[slot + _STAGE]  # _tell_from(other), written out
-        self._told_periods = values[slot + _PERIODS]
-        self._told_marks = values[slot + _MARKS]
+                self._add_time(slot, other, fischer)
+        self._tell_from(other)
         record = self.record
-        if record is not None:  # _note(NOTE_PLY, player, elapsed, 0), written out
+        if record is not None and record.owner is self:  # _note(NOTE_PLY, player, elapsed, 0)
             record.put(
                 player,  # NOTE_PLY * 2 + player
                 elapsed,

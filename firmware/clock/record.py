@@ -3,8 +3,8 @@
 #
 # Entries live in arrays of whole numbers set aside once, one a field: taking one allocates
 # nothing, and a few KB each find room more easily in a fragmented heap than one block would.
-# A Game given a Record writes it (Game._note, and press() itself); the record starts when the
-# game starts and stays until the next one does. What an entry holds:
+# A Game given a Record writes it (Game._note, and press() itself) while it owns it (`owner`):
+# the record starts when the game starts and stays until the next one does. What an entry holds:
 #   CODE     kind * 2 + player: the player it is about
 #   AT       PLY: the ply's elapsed time; the others: the elapsed time of the move in progress
 #   AMOUNT   ADJUST: the correction (ms, signed); SET_TIME: ms; SET_MOVES: moves; END: reason

@@ -207,6 +207,26 @@ def test_a_start_clears_the_record_and_until_then_it_is_the_last_games():
     assert record.length == 0 and record.owner is following
 
 
+def test_a_game_that_does_not_own_the_record_leaves_it_alone():
+    # As at boot: the saved game is offered while a fresh game has taken the record.
+    record = Record()
+    offered = Game(notation.parse("G/30s/2"), record)
+    offered.start(0, 0)
+    offered.press(0, 1000)
+    fresh = Game(notation.parse("G/5/3"), record)
+    fresh.start(2000, 0)
+    fresh.press(0, 3500)
+    fresh.press(1, 6000)
+    rows = record.rows()
+    assert record.length == 2 and record.owner is fresh
+    for now in (7000, 9000, 40000):  # two plies, then a press after the flag fell
+        assert offered.press(offered.turn(), now)
+    offered.undo(41000)
+    offered.end_by_arbiter(42000)
+    assert offered.plies() == 3 and offered.state() == OVER
+    assert record.length == 2 and record.rows() == rows and record.owner is fresh
+
+
 def test_replay_refuses_entries_that_are_not_this_games():
     game = Game(notation.parse("chessclock:G/1"), Record())
     raises(RecordError, replay, game, [(PLY, 1, 1000, 0)])  # the first player moves first

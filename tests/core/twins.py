@@ -7,10 +7,10 @@
 # view() brings a View it filled before up to date, next_event() repeats its last answer.
 # General turns off the first three with the class attribute Game.__init__ reads
 # (short_ways), and the last two by calling the full methods: nothing is added to Game's
-# hot path to make this possible. press() also writes out four helpers (_begin_move,
-# _add_time, _tell_from, _note) for the other side's move; where the slot layout can be
-# read (CPython keeps a module's private constants, MicroPython compiles them away), General
-# checks after every press that the helpers would have left the same.
+# hot path to make this possible. press() also writes out two helpers (_begin_move, and
+# _note for the ply) for the other side's move; where the slot layout can be read (CPython
+# keeps a module's private constants, MicroPython compiles them away), General checks after
+# every press that the helpers would have left the same.
 import ticks
 from clock.game import DONE, NOTE_PLY, RUNNING, Game, View
 from clock.model import ClockError, Setup
