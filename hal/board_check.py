@@ -25,7 +25,6 @@ _PINS = (
     "BUZZER",
     "BATTERY_ADC",
 )
-_NOT_FITTED = ("BUZZER", "BATTERY_ADC")  # may be None
 _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported from hal.buttons
 _MUST_HAVE = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 _LAST_GPIO = 29
@@ -39,7 +38,6 @@ _NUMBERS = (
     ("OLED_ADDRESS", 0x08, 0x77, "a 7-bit I2C address 0x08..0x77 (OLEDs: 0x3C or 0x3D)"),
     ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
 )
-_ROOT = "an absolute folder path such as '/data' (no '.', '..' or '//', no '/' at the end)"
 BUILDER = "make_display"  # optional: make_display(machine, board, sleep_us) -> the display driver
 
 
@@ -88,10 +86,12 @@ def check(board):
 
 
 def _identifier(name):
-    if type(name) is not str or not name or "0" <= name[0] <= "9":
+    # ASCII letters, digits and _, no digit first (MicroPython has no str.isidentifier); codes,
+    # not one-letter strings, which a .mpy would intern for good.
+    if type(name) is not str or not name or 48 <= ord(name[0]) <= 57:
         return False
-    for c in name:
-        if not ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9" or c == "_"):
+    for code in name.encode():
+        if not (65 <= code <= 90 or 97 <= code <= 122 or 48 <= code <= 57 or code == 95):
             return False
     return True
 
@@ -107,7 +107,10 @@ def _values(board, where):
             raise BoardError(where + "%s is %s, not %s" % (option, shown or repr(value), what))
     root = board.STORAGE_ROOT
     if type(root) is not str or root[:1] != "/" or (root != "/" and _bad_path(root[1:])):
-        raise BoardError(where + "STORAGE_ROOT is %r, not %s" % (root, _ROOT))
+        raise BoardError(
+            where + "STORAGE_ROOT is %r, not an absolute folder path such as '/data' (no '.', "
+            "'..' or '//', no '/' at the end)" % (root,)
+        )
     points = getattr(board, "TM1637_POINTS", False)
     if type(points) is not bool:
         raise BoardError(where + "TM1637_POINTS is %r, not True or False" % (points,))
@@ -140,7 +143,7 @@ def _pins(board, where):
         if not hasattr(board, option):
             continue  # another display's
         gpio = getattr(board, option)
-        if gpio is not None or option not in _NOT_FITTED:
+        if gpio is not None or option not in ("BUZZER", "BATTERY_ADC"):  # these may be None
             _take(taken, gpio, option, where)
     adc = board.BATTERY_ADC
     if adc is not None and adc not in _ADC_GPIOS:
