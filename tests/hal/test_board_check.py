@@ -204,6 +204,15 @@ def test_gpio_options_are_whole_numbers_of_the_rp2040s_gpios():
     assert refused(variant(LEDS={b.LEFT: "20", b.RIGHT: 21})) == (
         "board good: LEDS[left] is '20', not a GPIO number 0..29"
     )
+    assert refused(variant(BUTTONS={b.LEFT: 30, b.RIGHT: 15, b.PLAY: 16})) == (
+        "board good: BUTTONS[left] is 30, not a GPIO number 0..29"
+    )
+    assert refused(variant(LEDS={b.LEFT: 20, b.RIGHT: -1})) == (
+        "board good: LEDS[right] is -1, not a GPIO number 0..29"
+    )
+    assert refused(variant(BATTERY_ADC=30)) == (
+        "board good: BATTERY_ADC is 30, not a GPIO number 0..29"
+    )
     assert refused(variant(BUTTONS=[14, 15, 16])) == (
         "board good: BUTTONS is a dict of button -> GPIO"
     )
