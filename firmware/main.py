@@ -10,7 +10,8 @@ from clock.record import Record
 
 def main():
     record = Record()
-    frame = bytearray(1024 if board.DISPLAY == "oled" else 9)  # ui.canvas.SIZE, ui.seg7's
+    display = getattr(board, "DISPLAY", None)  # checked below: refused when it is missing
+    frame = bytearray(1024 if display == "oled" else 9)  # ui.canvas.SIZE, ui.seg7's
     import io
     import os
     import select
@@ -28,6 +29,11 @@ def main():
     from hal.rp2040.hal import Rp2040Hal
     from hal.storage import Storage
 
+    # The board file first: the lines below read its PLAY pin and storage folder.
+    problem = board_problem()
+    if problem is not None:
+        print("clock: board.py refused: %s" % problem)
+        return
     # PLAY held at power-on, or the REPL command, leaves the board at the REPL for flashing:
     # decided before the HAL starts, so no watchdog runs and Ctrl-C works.
     if usb_serial.app_skipped(machine, Storage(board.STORAGE_ROOT, os, open), board.BUTTONS[PLAY]):
@@ -63,6 +69,20 @@ def main():
         hal.serial.close()
         hal.deinit()
         usb_serial.reboot_to_repl(machine, hal.storage)
+
+
+def board_problem():
+    """hal.board_check's line for board.py, or None (the HAL checks it again: unloaded between,
+    the check takes no RAM in play)."""
+    from hal import board_check
+
+    try:
+        board_check.check(board)
+    except board_check.BoardError as error:
+        return str(error)
+    finally:
+        board_check.forget()
+    return None
 
 
 main()

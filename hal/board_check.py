@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # A board file read before anything is built from it: every option known, the required ones
-# there, each GPIO used once. Pure: the RP2040 HAL runs it at boot, the simulator as it loads.
+# there, each value of its type and in its range, each GPIO used once. Pure: the RP2040 HAL runs
+# it at boot, the simulator as it loads.
 from hal import buttons
 
 # Every board has these; a display kind adds its own (both: name -> what it is, for the messages).
@@ -13,7 +14,7 @@ _KINDS = {
         ("TM1637_DELAY_US", "TM1637_POINTS"),
     ),
 }
-# Options that name one GPIO (None: not fitted); BUTTONS and LEDS map keys to GPIOs.
+# Options that name one GPIO; BUTTONS and LEDS map keys to GPIOs.
 _PINS = (
     "I2C_SDA",
     "I2C_SCL",
@@ -28,6 +29,15 @@ _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported fr
 _MUST_HAVE = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 _LAST_GPIO = 29
 _ADC_GPIOS = (26, 27, 28, 29)
+# Whole numbers (a bool is refused): option, lowest, highest, what it is; checked where present.
+# MicroPython's rp2 WDT takes at most 8388 ms (the RP2040's 24-bit counter at 2 ticks a us).
+_NUMBERS = (
+    ("WATCHDOG_MS", 0, 8388, "a watchdog timeout in ms (0: off, at most 8388)"),
+    ("I2C_ID", 0, 1, "an I2C block (0 or 1)"),
+    ("I2C_FREQ", 10000, 1000000, "a frequency in Hz (10000..1000000)"),
+    ("OLED_ADDRESS", 0x08, 0x77, "a 7-bit I2C address 0x08..0x77 (OLEDs: 0x3C or 0x3D)"),
+    ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
+)
 BUILDER = "make_display"  # optional: make_display(machine, board, sleep_us) -> the display driver
 
 
@@ -39,11 +49,16 @@ def check(board):
     """Raise BoardError for the first problem in `board` (a boards/ module, or a class with the
     same names); return it as it is when there is none."""
     name = getattr(board, "NAME", None)
-    where = "board %s: " % name if isinstance(name, str) else "board: "
+    where = "board %s: " % name if _identifier(name) else "board: "
     for option in _REQUIRED:
         if not hasattr(board, option):
             raise BoardError(where + "%s is missing" % option)
-    kind = _KINDS.get(board.DISPLAY)
+    if not _identifier(name):
+        raise BoardError(
+            where + "NAME is %r, not a module name (letters, digits, _; no digit first)" % (name,)
+        )
+    display = board.DISPLAY
+    kind = _KINDS.get(display) if type(display) is str else None
     if kind is None:
         raise BoardError(where + "DISPLAY is %r; it is 'oled' or 'tm1637'" % (board.DISPLAY,))
     required, optional = kind
@@ -63,15 +78,72 @@ def check(board):
     builder = getattr(board, BUILDER, None)
     if builder is not None and not callable(builder):
         raise BoardError(where + "%s is not a function" % BUILDER)
+    _values(board, where)
     _pins(board, where)
+    if hasattr(board, "I2C_ID"):
+        _i2c(board, where)
     return board
+
+
+def _identifier(name):
+    # ASCII letters, digits and _, no digit first (MicroPython has no str.isidentifier); codes,
+    # not one-letter strings, which a .mpy would intern for good.
+    if type(name) is not str or not name or 48 <= ord(name[0]) <= 57:
+        return False
+    for code in name.encode():
+        if not (65 <= code <= 90 or 97 <= code <= 122 or 48 <= code <= 57 or code == 95):
+            return False
+    return True
+
+
+def _values(board, where):
+    for option, low, high, what in _NUMBERS:
+        if not hasattr(board, option):
+            continue
+        value = getattr(board, option)
+        if type(value) is not int or not low <= value <= high:
+            hexadecimal = type(value) is int and value >= 0 and option == "OLED_ADDRESS"
+            shown = "0x%02X" % value if hexadecimal else None
+            raise BoardError(where + "%s is %s, not %s" % (option, shown or repr(value), what))
+    root = board.STORAGE_ROOT
+    if type(root) is not str or root[:1] != "/" or (root != "/" and _bad_path(root[1:])):
+        raise BoardError(
+            where + "STORAGE_ROOT is %r, not an absolute folder path such as '/data' (no '.', "
+            "'..' or '//', no '/' at the end)" % (root,)
+        )
+    points = getattr(board, "TM1637_POINTS", False)
+    if type(points) is not bool:
+        raise BoardError(where + "TM1637_POINTS is %r, not True or False" % (points,))
+
+
+def _bad_path(path):
+    for part in path.split("/"):
+        if part in ("", ".", ".."):
+            return True
+    return False
+
+
+def _i2c(board, where):
+    # The RP2040's pin functions: I2Cn's SDA on the GPIOs 4k + 2n, its SCL on 4k + 2n + 1.
+    block = board.I2C_ID
+    for option, first in (("I2C_SDA", 2 * block), ("I2C_SCL", 2 * block + 1)):
+        gpio = getattr(board, option)
+        if gpio % 4 != first:
+            last = first + (_LAST_GPIO - first) // 4 * 4
+            raise BoardError(
+                where
+                + "%s is GP%d, not an %s pin of I2C%d (GP%d, GP%d, ... GP%d)"
+                % (option, gpio, option[4:], block, first, first + 4, last)
+            )
 
 
 def _pins(board, where):
     taken = {}  # GPIO -> the option that has it
     for option in _PINS:
-        gpio = getattr(board, option, None)
-        if gpio is not None:
+        if not hasattr(board, option):
+            continue  # another display's
+        gpio = getattr(board, option)
+        if gpio is not None or option not in ("BUZZER", "BATTERY_ADC"):  # these may be None
             _take(taken, gpio, option, where)
     adc = board.BATTERY_ADC
     if adc is not None and adc not in _ADC_GPIOS:

@@ -149,7 +149,7 @@ def interactive_command(args):
         return 2
     if args.list_boards:
         for name in boards.names():
-            print(boards.summary(boards.load(name)))
+            print(boards.listing(name))
         return 0
     folder = args.state or state_dir(board)
     problem = not args.fresh and serial_cli.folder_problem(folder)

@@ -7,7 +7,7 @@ import sim  # noqa: F401  (puts the firmware on the path)
 import boards as _package
 from app.clock_app import ClockApp, problem_text
 from hal import buttons
-from hal.board_check import check
+from hal.board_check import BoardError, check
 from notation import registry
 from notation.describe import describe
 from notation.errors import PresetError
@@ -19,23 +19,43 @@ COMMAND_LINE = "Command line"  # the name a --preset takes in the app's preset l
 
 
 def names():
-    """Every board module's name, the default first."""
+    """Every board file's name (boards/NAME.py), the default first. None is imported here: a
+    file that would not import, or that the board would refuse, says so when it is loaded."""
     found = sorted(info.name for info in pkgutil.iter_modules(_package.__path__))
-    found = [name for name in found if _is_board(importlib.import_module("boards." + name))]
     found.sort(key=lambda name: name != DEFAULT)
     return found
 
 
-def _is_board(module):
-    return all(hasattr(module, attr) for attr in ("NAME", "DISPLAY", "BUTTONS"))
-
-
 def load(name):
-    """The board module `name`; ValueError naming the boards there are when there is none, and
-    hal.board_check's BoardError (a ValueError) for a board file the board would refuse."""
-    if name in names():
-        return check(importlib.import_module("boards." + name))
-    raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names())))
+    """The board module `name`, checked as the board checks it; ValueError naming the boards
+    there are when there is none, and hal.board_check's BoardError (a ValueError, one line) for
+    a board file that does not import or that the board would refuse. Its NAME must be the
+    file's name: the simulator's storage is kept under it (web/clock_page.py does the same)."""
+    if name not in names():
+        raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names())))
+    try:
+        module = importlib.import_module("boards." + name)
+    except Exception as error:  # a syntax error, or anything the module raises as it runs
+        text = " ".join(str(error).split())
+        raise BoardError(
+            "board %s: boards/%s.py does not import: %s: %s"
+            % (name, name, type(error).__name__, text)
+        )
+    if not hasattr(module, "NAME"):
+        raise BoardError("board %s: NAME is missing" % name)
+    if module.NAME != name:
+        raise BoardError(
+            "board %s: NAME is %r, not the file's name %r" % (name, module.NAME, name)
+        )
+    return check(module)
+
+
+def listing(name):
+    """One line on board `name` for --list-boards: its summary, or why it is refused."""
+    try:
+        return summary(load(name))
+    except ValueError as error:
+        return "%-14s refused: %s" % (name, error)
 
 
 def button_names(board):

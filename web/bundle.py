@@ -34,14 +34,12 @@ def sources():
 
 
 def boards():
-    """The boards/ modules that are boards (NAME, DISPLAY, BUTTONS), the default first."""
+    """Every board file's name (boards/NAME.py), the default first. The page checks each as the
+    board would (web/clock_page.py's usable) and leaves out those that do not load."""
     found = []
     for name in sorted(os.listdir(os.path.join(ROOT, "boards"))):
         if name.endswith(".py") and name != "__init__.py":
-            with open(os.path.join(ROOT, "boards", name), encoding="utf-8") as handle:
-                text = handle.read()
-            if all("\n%s = " % attr in text for attr in ("NAME", "DISPLAY", "BUTTONS")):
-                found.append(name[:-3])
+            found.append(name[:-3])
     found.sort(key=lambda name: name != DEFAULT_BOARD)
     return found
 
@@ -65,8 +63,13 @@ def bundle(compile=True):
     tool = mpy_cross() if compile else None
     with tempfile.TemporaryDirectory(prefix="clock-bundle-") as folder:
         for path in sources():
-            if tool is not None:
-                data = compiled(tool, path, folder)
+            try:
+                data = compiled(tool, path, folder) if tool is not None else None
+            except subprocess.CalledProcessError:
+                if not path.startswith("boards/"):
+                    raise
+                data = None  # as source: the page says why this board does not import
+            if data is not None:
                 binary[path[:-3] + ".mpy"] = base64.b64encode(data).decode()
             else:
                 with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
@@ -83,6 +86,9 @@ def up_to_date(out, compile):
     except (OSError, ValueError):
         return None
     if bool(data.get("compiled")) != (compile and mpy_cross() is not None):
+        return None
+    held = set(data.get("files", ())) | {p[:-4] + ".py" for p in data.get("compiled", ())}
+    if held != set(sources()):  # a file added or removed (a board file) since
         return None
     for path in sources() + ["web/bundle.py"]:
         if os.path.getmtime(os.path.join(ROOT, path)) > made:

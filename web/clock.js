@@ -69,7 +69,6 @@ export class Clock {
       }),
     ]);
     this.mp = mp;
-    this.boards = bundle.boards;
     const made = new Set();
     const put = (path, data) => {
       const full = "/clock/" + path;
@@ -87,8 +86,15 @@ export class Clock {
       'import sys\nsys.path[:0] = ["/clock/firmware", "/clock", "/clock/web"]\nimport clock_page',
     );
     this.module = mp.globals.get("clock_page");
+    // A board file that does not import or that the board would refuse is left out of the
+    // chooser with one line; the others work.
+    const checked = JSON.parse(this.module.usable(JSON.stringify(bundle.boards)));
+    this.boards = checked.boards;
     const stored = localStorage.getItem(BOARD_KEY);
-    this.start(boardName || (this.boards.includes(stored) ? stored : this.boards[0]));
+    const wanted = [boardName, stored].find((name) => this.boards.includes(name));
+    this.start(wanted || this.boards[0]);
+    for (const line of checked.refused) this.el.onNote("left out of the boards: " + line);
+    if (boardName && boardName !== this.board) this.el.onNote(`no board ${boardName} here: ${this.board} instead`);
   }
 
   start(boardName) {

@@ -12,7 +12,8 @@ from app.clock_app import ClockApp
 from app.gestures import LONG_MS, RESET_MS
 import ticks
 from clock.record import Record
-from hal import buttons
+from hal import board_check, buttons
+from hal.board_check import BoardError
 from hal.storage import Storage
 from sim.web_hal import StoredFs, WebHal, folded
 from ui import kinds
@@ -23,11 +24,38 @@ RESET_HOLD_MS = RESET_MS + 100  # `r`: SET (or PLAY) held this long
 
 
 def board_module(name):
-    module = __import__("boards." + name, None, None, ("NAME",))
-    for attr in ("NAME", "DISPLAY", "BUTTONS"):
-        if not hasattr(module, attr):
-            raise ValueError("boards/%s.py is not a board" % name)
-    return module
+    """The board module `name`, checked as the board checks it; BoardError (a ValueError, one
+    line) for a board file that does not import or that the board would refuse. As
+    sim/boards.py's load: its NAME is the file's name, the key of its stored files."""
+    try:
+        module = __import__("boards." + name, None, None, ("NAME",))
+    except Exception as error:  # a syntax error, or anything the module raises as it runs
+        text = " ".join(str(error).split())
+        raise BoardError(
+            "board %s: boards/%s.py does not import: %s: %s"
+            % (name, name, type(error).__name__, text)
+        )
+    if not hasattr(module, "NAME"):
+        raise BoardError("board %s: NAME is missing" % name)
+    if module.NAME != name:
+        raise BoardError(
+            "board %s: NAME is %r, not the file's name %r" % (name, module.NAME, name)
+        )
+    return board_check.check(module)
+
+
+def usable(names):
+    """For the page's board chooser: `names` (a JSON list of the bundle's boards) as JSON
+    {"boards": those that load, "refused": one line for each that does not}. One broken board
+    file leaves the others usable."""
+    found = {"boards": [], "refused": []}
+    for name in json.loads(names):
+        try:
+            board_module(name)
+            found["boards"].append(name)
+        except ValueError as error:
+            found["refused"].append(str(error))
+    return json.dumps(found)
 
 
 def stored_game_problem(storage):

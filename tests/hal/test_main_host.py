@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # firmware/main.py as the board runs it, under the MicroPython unix port with the fake machine:
-# a board.py the clock cannot be built from is refused in one line at the REPL; PLAY held at
-# power-on leaves the board at the REPL.
+# a board.py the clock cannot be built from is refused in one line at the REPL, whichever option
+# is wrong, before its pins or its storage are touched; PLAY held at power-on leaves the board at
+# the REPL.
 import os
 import subprocess
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
@@ -21,6 +24,8 @@ import main
 
 
 def boot(tmp_path, board_text, play_held=False):
+    # The board's storage in the test's folder (an absolute path, as board_check asks).
+    board_text = board_text.replace('"/data"', repr(str(tmp_path)))
     (tmp_path / "board.py").write_text(board_text)
     folders = (str(tmp_path), ROOT + "/firmware", ROOT, ROOT + "/tests")
     code = BOOT % (folders + (play_held,))
@@ -30,10 +35,11 @@ def boot(tmp_path, board_text, play_held=False):
     return done.returncode, done.stdout.splitlines(), done.stderr
 
 
-def board_text(**changes):
+def board_text(without=(), **changes):
     with open(os.path.join(ROOT, "boards", "pico_oled.py")) as source:
         text = source.read()
-    text = text.replace('"/data"', '"."')
+    for name in without:
+        text = "\n".join(line for line in text.split("\n") if not line.startswith(name + " = "))
     for name, value in changes.items():
         text += "%s = %s\n" % (name, value)
     return text
@@ -56,3 +62,38 @@ def test_an_unknown_option_is_refused_in_one_line(tmp_path):
 def test_play_held_at_power_on_leaves_the_board_at_the_repl(tmp_path):
     status, out, err = boot(tmp_path, board_text(), play_held=True)
     assert status == 0 and out == ["clock: app skipped (PLAY held or REPL asked): REPL"]
+
+
+@pytest.mark.parametrize(
+    "without, changes, said",
+    [
+        ((), {"I2C_FREQ": '"fast"'}, "I2C_FREQ is 'fast', not a frequency in Hz (10000..1000000)"),
+        ((), {"STORAGE_ROOT": "5"}, "STORAGE_ROOT is 5, not an absolute folder path such as"),
+        ((), {"STORAGE_ROOT": '"data"'}, "STORAGE_ROOT is 'data', not an absolute folder path"),
+        ((), {"WATCHDOG_MS": "10000"}, "WATCHDOG_MS is 10000, not a watchdog timeout in ms"),
+        ((), {"WATCHDOG_MS": "True"}, "WATCHDOG_MS is True, not a watchdog timeout in ms"),
+        ((), {"I2C_ID": "2"}, "I2C_ID is 2, not an I2C block (0 or 1)"),
+        ((), {"I2C_SDA": "5", "I2C_SCL": "4"}, "I2C_SDA is GP5, not an SDA pin of I2C0"),
+        ((), {"OLED_ADDRESS": "0x78"}, "OLED_ADDRESS is 0x78, not a 7-bit I2C address"),
+        ((), {"BUZZER": '"13"'}, "BUZZER is '13', not a GPIO number 0..29"),
+        ((), {"BUTTONS": "{LEFT: 14, RIGHT: 15}"}, "BUTTONS has no play"),
+        ((), {"BUTTONS": "[14, 15, 16]"}, "BUTTONS is a dict of button -> GPIO"),
+        ((), {"DISPLAY": '"lcd"'}, "DISPLAY is 'lcd'; it is 'oled' or 'tm1637'"),
+        (("DISPLAY",), {}, "DISPLAY is missing"),
+        (("BUTTONS",), {}, "BUTTONS is missing"),
+        (("STORAGE_ROOT",), {}, "STORAGE_ROOT is missing"),
+    ],
+)
+def test_every_refusal_reaches_the_one_line_at_the_repl(tmp_path, without, changes, said):
+    status, out, err = boot(tmp_path, board_text(without, **changes))
+    assert status == 0 and err == "", err
+    assert len(out) == 1 and out[0].startswith("clock: board.py refused: board pico_oled: " + said)
+    assert os.listdir(tmp_path) == ["board.py"]  # nothing stored, not even the REPL marker read
+
+
+def test_a_refused_board_is_refused_even_with_play_held(tmp_path):
+    status, out, err = boot(tmp_path, board_text(I2C_FREQ='"fast"'), play_held=True)
+    assert out == [
+        "clock: board.py refused: board pico_oled: I2C_FREQ is 'fast', not a frequency in Hz "
+        "(10000..1000000)"
+    ]
