@@ -18,6 +18,7 @@ class Debouncer:
     def __init__(self, count, lockout_ms=LOCKOUT_MS):
         self.lockout_ms = lockout_ms
         self.stamp = 0  # of the release settle() last gave
+        self.waiting = 0  # a bit per button whose release the lockout holds back
         self._count = count
         self._down = bytearray(count)  # accepted state
         self._raw = bytearray(count)  # the last edge seen, accepted or not
@@ -26,6 +27,14 @@ class Debouncer:
         self._seen = bytearray(count)  # an edge was accepted at least once
 
     def accept(self, button, pressed, stamp):
+        taken = self._accept(button, pressed, stamp)
+        if self._down[button] and not pressed:
+            self.waiting |= 1 << button
+        else:
+            self.waiting &= ~(1 << button)
+        return taken
+
+    def _accept(self, button, pressed, stamp):
         raw_before = self._raw[button] == 1
         self._raw[button] = 1 if pressed else 0
         self._raw_at[button] = stamp
@@ -45,19 +54,23 @@ class Debouncer:
 
     def due(self):
         """The stamp from which settle() gives a held-back release; -1 when none waits."""
-        for button in range(self._count):
-            if self._down[button] and not self._raw[button]:
-                return ticks.add(self._since[button], self.lockout_ms)
+        if self.waiting:
+            for button in range(self._count):
+                if self.waiting & (1 << button):
+                    return ticks.add(self._since[button], self.lockout_ms)
         return -1
 
     def settle(self, now):
         """A button whose last edge, a release inside the lockout, still stands once the
         lockout has ended by `now`: it is up now, released at `stamp`. -1 when there is none."""
+        if not self.waiting:
+            return -1
         for button in range(self._count):
-            if self._down[button] and not self._raw[button]:
+            if self.waiting & (1 << button):
                 since = ticks.diff(now, self._since[button])
                 if since >= self.lockout_ms or since < 0:
                     self._down[button] = 0
+                    self.waiting &= ~(1 << button)
                     self.stamp = stamp = self._raw_at[button]
                     self._since[button] = stamp
                     return button

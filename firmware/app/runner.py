@@ -51,12 +51,13 @@ class Runner:
         lever = False
         while edges.pop():
             busy = True
-            self._settle(edges.stamp)  # a tap's release comes before the next edge
+            if debouncer.waiting:
+                self._settle(edges.stamp)  # a tap's release comes before the next edge
             if self._accept(edges.button, edges.pressed, edges.stamp):
                 self._edge(edges.button, edges.pressed, edges.stamp)
                 if edges.pressed and edges.button <= buttons.RIGHT:
                     lever = True
-        if self._settle(now):
+        if debouncer.waiting and self._settle(now):
             busy = True
         if lever:
             # A lever's press goes on the display before anything else of the pass: what tick

@@ -27,3 +27,22 @@ def test_a_button_unused_for_more_than_half_the_tick_period_still_works():
     assert debouncer.accept(b.MINUS, False, 100)
     later = ticks.add(100, (1 << 29) + 12345)  # about six days on, the difference wraps
     assert debouncer.accept(b.MINUS, True, later)
+
+
+def test_a_release_inside_the_lockout_is_handed_over_once_the_lockout_ends():
+    debouncer = Debouncer(b.COUNT)
+    assert debouncer.accept(b.SET, True, 1000)
+    assert not debouncer.accept(b.SET, False, 1012)  # a 12 ms touch: inside the lockout
+    assert debouncer.due() == 1030
+    assert debouncer.settle(1029) == -1
+    assert debouncer.settle(1030) == b.SET and debouncer.stamp == 1012  # when it came
+    assert debouncer.settle(1031) == -1 and debouncer.due() == -1  # once
+    assert debouncer.accept(b.SET, True, 1500)  # the next press counts
+
+
+def test_bounce_that_ends_pressed_hands_over_nothing():
+    debouncer = Debouncer(b.COUNT)
+    assert debouncer.accept(b.SET, True, 1000)
+    assert not debouncer.accept(b.SET, False, 1003)
+    assert not debouncer.accept(b.SET, True, 1006)  # held after all
+    assert debouncer.due() == -1 and debouncer.settle(2000) == -1
