@@ -20,6 +20,7 @@ from fakes.fake_fs import FakeFs
 from hal import buttons as b
 from harness import FULL, MINIMAL
 from serial_fakes import SerialClock
+from support import parsers_kept
 
 QUICK = "chessclock:2/10s, G/10s"  # an interim flag at 10 s, the end at 20 s
 E_START, E_RESUME, E_ARBITER = 1, 4, 8  # app.clock_app's events that change a waiting game's times
@@ -233,20 +234,7 @@ def walk(present=FULL, inputs=FULL_INPUTS, screen_class=None, depth=4, seeds=(()
     `seeds` (paths of input names from a fresh clock: the walk starts where they lead, so it
     reaches deep states for the price of shallow ones) and `limit` states. Returns (states,
     transitions, deepest)."""
-    import notation
-
-    # A parser is compiled afresh at each load from source (both interpreters, no bytecode
-    # written): the parsers stay loaded through the walk, which changes what is in memory only.
-    forget = notation.forget
-    notation.forget = _keep
-    try:
-        return _walk(present, inputs, screen_class, depth, seeds, limit)
-    finally:
-        notation.forget = forget
-
-
-def _keep():
-    pass
+    return parsers_kept(_walk, present, inputs, screen_class, depth, seeds, limit)
 
 
 def _walk(present, inputs, screen_class, depth, seeds, limit):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The clock app: one explicit state machine from actions and time to a game, frames and tones.
+# The clock app: the game, the overlays over it, and from actions and time its frames and tones.
 from micropython import const
 
 from app import gestures as act
@@ -37,9 +37,9 @@ from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
 # is running with a flag shown) and a stack of overlays over it (app.menus: the preset menu, the
 # custom preset editor, the arbiter's menu, the resume offer, a question or a note). The phase
 # is read from the game, never kept here; the display shows the top overlay, else the clocks.
+# The serial protocol names a state by the top overlay's `name` (app.menus), else the phase.
 PHASE_NAMES = ("ready", "running", "paused", "over")  # by Game.state()
 INTERIM = "interim"
-STATE_NAMES = PHASE_NAMES + (INTERIM, "menu", "edit", "arbiter", "resume", "confirm")
 
 # Events told to the listener (the serial channel's state stream).
 E_NEW = const(0)

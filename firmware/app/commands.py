@@ -58,7 +58,11 @@ def run(channel, text, now):
     elif verb == "SET":
         if len(words) == 3 and words[1].upper() == "MUTE" and words[2].upper() in ("ON", "OFF"):
             muted = words[2].upper() == "ON"
-            app.set_muted(muted)
+            try:
+                app.set_muted(muted)
+            except OSError as error:
+                send("ERR the setting could not be saved: %s" % problem_text(error))
+                return
             send("OK mute " + ("on" if muted else "off"))
         else:
             send("ERR usage: SET MUTE ON|OFF")

@@ -64,6 +64,7 @@ class FakeFs:
         self.budget = None  # steps left before the power goes; None: never
         self.refuse_after = None  # steps the store still takes before it says no; None: all
         self.refused = 0  # steps it said no to
+        self.ends = []  # the step of each rename: a write's last step
         self.dead = False
         self.steps = 0
         self.renames = 0
@@ -113,6 +114,7 @@ class FakeFs:
         return _Writer(self, path)
 
     def rename(self, old, new):
+        self.ends.append(self.steps)
         self.step()
         if old not in self.files:
             raise OSError(2)

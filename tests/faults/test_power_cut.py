@@ -109,3 +109,38 @@ def test_a_power_cut_costs_at_most_ten_seconds_of_a_running_move():
         assert kept_right == right
         assert run_before_cut - 10000 <= charged <= run_before_cut, (cut, charged)
         assert charged % 10000 == 0  # the saves fell at 30 s, 40 s, ...: exactly 10 s apart
+
+
+def _cut_at_every_step(change, outcomes):
+    """A cut at every step of change(app) on a clock with "Blitz 3+2" chosen and stored: each
+    restart's (list, chosen preset) is one of `outcomes`, both of which occur."""
+    seen = set()
+    budget = 0
+    while True:
+        clock = Clock()
+        clock.app.choose_preset(3)  # Blitz 3+2
+        clock.fs.budget = budget
+        try:
+            change(clock.app)
+        except PowerCut:
+            pass
+        done = not clock.fs.dead
+        clock.fs.reboot()
+        app = Clock(fs=clock.fs).app
+        found = (len(app.presets.items), app.preset().name)
+        assert found in outcomes, (budget, found)
+        seen.add(found)
+        if done:
+            break
+        budget += 1
+    assert seen == set(outcomes) and budget > 100
+
+
+def test_a_cut_while_a_preset_above_the_chosen_one_is_deleted_keeps_the_choice():
+    # The list and the choice are two files; the choice is kept by name, so a cut between
+    # their writes cannot choose another preset (25 cut points once did).
+    _cut_at_every_step(lambda app: app.delete_preset(1), ((16, "Blitz 3+2"), (15, "Blitz 3+2")))
+
+
+def test_a_cut_while_the_chosen_preset_is_deleted_chooses_it_or_the_first():
+    _cut_at_every_step(lambda app: app.delete_preset(3), ((16, "Blitz 3+2"), (15, "Blitz 5+3")))

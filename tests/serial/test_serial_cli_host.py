@@ -275,3 +275,28 @@ def test_more_presets_than_the_clock_keeps_are_refused_before_sending(clock, cap
         " nothing sent (PRESET DEL <n> makes room)"
     ]
     assert run(capsys, "presets", "list", "--port", clock.path)[1][-1] == "OK 16 presets"
+
+
+def test_check_and_the_clock_agree_on_names_the_file_cannot_keep(tmp_path, capsys):
+    assert "a name does not start with '#'" in serial_cli.check("#1 club", "25+10")
+    assert serial_cli.check("Club #1", "25+10") is None
+    path = tmp_path / "club.txt"
+    path.write_text("Club #1 = 25+10\n#2 club = 25+10\n")  # the second line is a comment
+    status, out, err = run(capsys, "presets", "check", str(path))
+    assert status == 0 and out[-1] == "%s: 1 presets, all valid" % path
+
+
+def test_serve_says_in_one_line_that_the_store_refused_the_preset(tmp_path):
+    storage = tmp_path / "store"
+    storage.mkdir()
+    (storage / "presets.txt.tmp").mkdir()  # the write's temporary copy cannot be made
+    done = subprocess.run(
+        [sys.executable, "-m", "sim.serial_cli", "serve", "--pty", "--storage", str(storage)]
+        + ["--preset", "G/15/10"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=20,
+    )
+    err = done.stderr.decode().splitlines()
+    assert done.returncode == 2 and len(err) == 1, err  # once a traceback
+    assert err[0].startswith("error: the preset could not be stored: the store failed"), err

@@ -203,6 +203,18 @@ try {
   result.sleep_note = await page.textContent("#sleep");
   check("the page says what the tab's sleep did", /hidden 4\.\d s/.test(result.sleep_note), result.sleep_note);
 
+  // A finished game's result stays through the page's preset list and box: they choose the
+  // next game's preset; only a confirmed new game (NEW, or the clock's own question) clears it.
+  const endBefore = JSON.stringify(end);
+  await page.selectOption("#preset-list", "2");
+  await page.waitForFunction(() => /result stays/.test(document.getElementById("preset-answer").textContent));
+  await page.fill("#preset", "5+3");
+  await page.click("#preset-form button");
+  await page.waitForFunction(() => /result stays/.test(document.getElementById("preset-answer").textContent) && /5 min/.test(document.getElementById("preset-answer").textContent));
+  await window_record(page, "kept");
+  const kept = result.record_kept.clock.log.find((e) => e.entry === "end");
+  check("the preset list and box keep a finished game's result", (await state(page)) === "over" && JSON.stringify(kept) === endBefore, await page.textContent("#preset-answer"));
+
   // The TM1637 board: its segments drawn from its frame bytes.
   await page.selectOption("#board", "pico_tm1637");
   await page.waitForFunction(() => window.clockPage.clock.info.board === "pico_tm1637");

@@ -170,6 +170,30 @@ def test_the_app_runs_on_it_a_press_charged_from_its_stamp():
     assert hal.display.writes >= 2
 
 
+def test_a_full_browser_store_stops_no_game():
+    hal, page, store = rig()
+    app = ClockApp(hal, tuple(pico_oled.BUTTONS), kinds.screen_for(pico_oled), hal.ticks_ms())
+    runner = Runner(hal, app)
+    runner.channel.repl = False
+    store.full = True  # localStorage's quota reached: every put refused
+    hal.edge(buttons.LEFT, True, 1000)
+    hal.edge(buttons.LEFT, False, 1060)
+    page.now = 1100
+    runner.step()  # once: OSError out of the loop, the page's clock dead
+    hal.edge(buttons.RIGHT, True, 4000)
+    page.now = 4100
+    runner.step()
+    assert app.state_name() == "running" and app.game.plies() == 1
+    assert app.status.message == "NO SAVE" and app.store_problem == "the store is full"
+    store.full = False
+    page.now = 9200  # the next try, 5 s after the last refusal
+    runner.step()
+    assert hal.due_in() == 0  # and at once a pass that draws it
+    runner.step()
+    assert app.status.message == "" and app.store_problem is None
+    assert PREFIX + "/data/game.txt" in store.items
+
+
 def test_it_keeps_the_hal_contract_but_for_a_wait_that_sleeps():
     import hal_contract
 
