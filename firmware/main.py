@@ -53,6 +53,7 @@ def main():
             select=select,
             io=io,
             display=kinds.driver_for,
+            checked=True,  # board_problem() above
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)
@@ -72,8 +73,8 @@ def main():
 
 
 def board_problem():
-    """hal.board_check's line for board.py, or None (the HAL checks it again: unloaded between,
-    the check takes no RAM in play)."""
+    """hal.board_check's line for board.py, or None (unloaded after: the check takes no RAM in
+    play)."""
     from hal import board_check
 
     try:

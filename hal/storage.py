@@ -20,6 +20,13 @@ def _errno(error):
     return error.args[0] if error.args else 0
 
 
+def problem_text(error):
+    """What a refused write (an OSError) says, in a few words."""
+    if _errno(error) == _ENOSPC:
+        return "the store is full"
+    return "the store failed (%d)" % _errno(error)
+
+
 class Storage:
     def __init__(self, root, fs, opener=open, parent=None):
         self._fs = fs

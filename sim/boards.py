@@ -5,7 +5,8 @@ import pkgutil
 
 import sim  # noqa: F401  (puts the firmware on the path)
 import boards as _package
-from app.clock_app import ClockApp, problem_text
+from app.clock_app import ClockApp
+from hal.storage import problem_text
 from hal import buttons
 from hal.board_check import BoardError, check
 from notation import registry

@@ -30,6 +30,7 @@ from clock.game import (
 )
 from hal import buttons
 from hal.battery import Gauge
+from hal.storage import problem_text
 from notation.errors import PresetError
 from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
 
@@ -70,7 +71,6 @@ _DRAW = const(2)  # changed outside a tick (an action, a new game): the next pas
 _PLAN = const(4)  # the wake stamp must be worked out again
 _RETIRE = const(8)  # a new game: the saved one is not to be offered again (owed after a refusal)
 _RETRY_MS = const(5000)  # a write the store refused is tried again this long after
-_ENOSPC = const(28)
 _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the clock
 
 
@@ -138,9 +138,6 @@ class ClockApp:
             overlay.until = ticks.add(stamp, wait)
         self.overlays.append(overlay)
         self._need(_DRAW | _PLAN)
-
-    def ask(self, question, stamp):
-        self.push(question, stamp)
 
     def close(self, overlay):
         """Close `overlay` and whatever lies over it: what lay under it shows again."""
@@ -245,11 +242,6 @@ class ClockApp:
             if self.game.state() == READY:
                 self.new_game()
 
-    def reset_presets(self):
-        """The factory presets, the first chosen (OSError: the list as it was)."""
-        self.presets.reset_to_defaults()
-        self.settings.store(self.settings.muted, self.presets.items[0].name)
-
     def set_muted(self, muted):
         """Sound off or on, stored (OSError: nothing changes)."""
         self.settings.store(muted, self.settings.chosen)
@@ -286,46 +278,7 @@ class ClockApp:
         """The player (0 first, 1 second) whose lever is on `side` (0 left, 1 right)."""
         return self.left_player if side == 0 else 1 - self.left_player
 
-    # --- what overlays do -------------------------------------------------------------------
-
-    def preset_chosen(self, menu, index, stamp):
-        """The preset menu's SET on a preset: stored, then a new game on it (asked first over
-        a finished game's result)."""
-        if self._stored(
-            stamp, self.settings.store, self.settings.muted, self.presets.items[index].name
-        ):
-            self.close(menu)
-            self._after_choice(stamp)
-
-    def custom_preset(self, menu, spec, stamp):
-        """The editor's preset, stored as "Custom" and chosen; `menu` (the preset menu) closes."""
-        try:
-            self.presets.add("Custom", spec, True)
-        except PresetError:  # the list is full
-            self.push(
-                _menus().note("List full", ["40 presets at most:", "delete one first"]), stamp
-            )
-            return
-        except OSError as error:
-            self._refused(error, stamp)
-            return
-        if self._stored(stamp, self.settings.store, self.settings.muted, "Custom"):
-            self.close(menu)
-            self._after_choice(stamp)
-
-    def factory_presets(self, menu, stamp):
-        if self._stored(stamp, self.reset_presets):
-            self.close(menu)
-            self._after_choice(stamp)
-
-    def toggle_mute(self, stamp):
-        self._stored(stamp, self.set_muted, not self.settings.muted)
-
-    def _after_choice(self, stamp):
-        if self.game.state() == OVER:
-            self._ask_new_game(stamp)
-        else:
-            self.new_game(stamp)
+    # --- what overlays ask of the game --------------------------------------------------
 
     def corrected(self, stamp):
         """An arbiter's correction was made: saved at the end of the pass, and told."""
@@ -340,42 +293,26 @@ class ClockApp:
         if self.game.end_by_arbiter(stamp) & GAME_OVER:
             self._over(stamp)
 
-    def _ask_new_game(self, stamp):
+    def ask_new_game(self, stamp):
         menus = _menus()
-        self.ask(menus.new_game_question(self.game.state() == OVER, self.new_game), stamp)
-
-    def _stored(self, stamp, write, *args):
-        """write(*args), which stores something and changes it only once stored; a refusal is
-        shown as a note. True when the store took it."""
-        try:
-            write(*args)
-        except OSError as error:
-            self._refused(error, stamp)
-            return False
-        return True
-
-    def _refused(self, error, stamp):
-        self.store_problem = problem_text(error)
-        self.push(_menus().store_note(self.store_problem), stamp)
+        self.push(menus.new_game_question(self.game.state() == OVER, self.new_game), stamp)
 
     # --- the game on flash ---------------------------------------------------------------
 
     def _retire(self):
-        try:
-            saved.retire(self.hal.storage)
-        except OSError as error:
-            self._owe(_RETIRE, error, self.hal.ticks_ms())
-            return
-        self._paid(_RETIRE)
+        refused = saved.retire(self.hal.storage)
+        if refused is None:
+            self._paid(_RETIRE)
+        else:
+            self._owe(_RETIRE, refused, self.hal.ticks_ms())
 
     def _save(self, now):
         self._saved_at = now  # a refused save is tried again at the next save, or the retry
-        try:
-            saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
-        except OSError as error:
-            self._owe(_SAVE, error, now)
-            return
-        self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
+        refused = saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
+        if refused is None:
+            self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
+        else:
+            self._owe(_SAVE, refused, now)
 
     def _owe(self, bit, error, now):
         """The store refused a write of the game: say so, and try again in a while. A clock
@@ -414,18 +351,11 @@ class ClockApp:
     # --- input ---------------------------------------------------------------------------
 
     def on_action(self, action, stamp):
-        self._need(_DRAW | _PLAN)
-        top = self.top()
-        if top is not None and not self.plus_minus:
-            # Without PLUS and MINUS, the levers stand in for them over the clocks.
-            if action == act.LEVER_LEFT:
-                action = act.MINUS
-            elif action == act.LEVER_RIGHT:
-                action = act.PLUS
-        if action == act.RESET:
-            self._reset(top, stamp)
-        elif top is not None:
-            top.act(self, action, stamp)
+        # A lever's way through here is kept short: each frame above 11 words of state is taken
+        # from the heap on MicroPython, at a cost the press would pay.
+        self._pending |= _DRAW | _PLAN
+        if self.overlays or action == act.RESET:
+            self._over_the_game(action, stamp)
         elif action == act.LEVER_LEFT or action == act.LEVER_RIGHT:
             self._lever(0 if action == act.LEVER_LEFT else 1, stamp)
         elif action == act.PLAY:
@@ -435,9 +365,23 @@ class ClockApp:
         else:
             state = self.game.state()
             if action == act.MINUS and state == PAUSED:
-                self.ask(_menus().undo_question(self.game, self.left_player, self.undo), stamp)
+                self.push(_menus().undo_question(self.game, self.left_player, self.undo), stamp)
             elif state == READY and self._sides_fixed:  # PLUS or MINUS: swap the sides
                 self.left_player = 1 - self.left_player
+
+    def _over_the_game(self, action, stamp):
+        """An action with an overlay open, or the reset gesture: the top overlay takes it."""
+        top = self.top()
+        if top is not None and not self.plus_minus:
+            # Without PLUS and MINUS, the levers stand in for them over the clocks.
+            if action == act.LEVER_LEFT:
+                action = act.MINUS
+            elif action == act.LEVER_RIGHT:
+                action = act.PLUS
+        if action == act.RESET:
+            self._reset(top, stamp)
+        else:
+            top.act(self, action, stamp)
 
     def _reset(self, top, stamp):
         """The reset gesture (SET held): a new game where nothing is lost, else asked first;
@@ -453,7 +397,7 @@ class ClockApp:
         if state == READY and not self.overlays:
             self.new_game(stamp)
         else:
-            self._ask_new_game(stamp)
+            self.ask_new_game(stamp)
 
     def _set(self, stamp):
         state = self.game.state()
@@ -661,14 +605,6 @@ class ClockApp:
         self._wake_at = wake
         self._pending &= ~_PLAN
         return wake
-
-
-def problem_text(error):
-    """What a refused write says, in a few words."""
-    code = error.args[0] if error.args else 0
-    if code == _ENOSPC:
-        return "the store is full"
-    return "the store failed (%d)" % code
 
 
 def _menus():

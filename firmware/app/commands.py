@@ -2,10 +2,11 @@
 # The serial commands: one line in, OK or ERR out; the clock's state as JSON (STATE, the stream).
 import json
 
-from app.clock_app import E_PRESS, EVENT_NAMES, problem_text
+from app.clock_app import E_PRESS, EVENT_NAMES
 from app.presets import MAX_PRESETS, check_name
 from clock import report
 from clock.game import OVER, PAUSED, RUNNING
+from hal.storage import problem_text
 from notation.errors import PresetError
 
 SIDES = report.SIDES

@@ -8,9 +8,11 @@
 # under it. `name` is the clock's state over serial while it is on top; `until` the stamp at
 # which it closes by itself (None: it stays).
 from app import gestures as act
+from app.presets import PresetError
 from clock import display
-from clock.game import View
+from clock.game import OVER, View
 from clock.model import MODE_NAMES
+from hal.storage import problem_text
 
 _WINDOW = 5
 QUESTION_MS = 10000  # a question not answered in this long is a no
@@ -64,15 +66,16 @@ class PresetMenu:
         elif action != act.SET:
             pass
         elif index < count:
-            app.preset_chosen(self, index, stamp)
+            _chosen(app, self, self.presets.items[index].name, stamp)
         elif index == count:
-            app.toggle_mute(stamp)
+            _stored(app, stamp, app.set_muted, not self.settings.muted)
         elif index == count + 1:
             app.push(EditMenu(self), stamp)
         elif not confirming:
             self.confirming = True
-        else:
-            app.factory_presets(self, stamp)
+        elif _stored(app, stamp, _factory, app):
+            app.close(self)
+            _after_choice(app, stamp)
 
 
 class EditMenu:
@@ -109,7 +112,7 @@ class EditMenu:
             return
         if action == act.SET:
             if field == len(self._FIELDS) - 1:
-                app.custom_preset(self.under, self.spec(), stamp)
+                _custom(app, self.under, self.spec(), stamp)
             else:
                 self.selected = field + 1
             return
@@ -260,7 +263,7 @@ class ResumeMenu:
         if action == act.SET or action == act.PLAY:
             app.close(self)
         elif action == act.MINUS:
-            app.ask(drop_question(app.new_game), stamp)
+            app.push(drop_question(app.new_game), stamp)
 
 
 def note(title, lines):
@@ -297,3 +300,54 @@ def drop_question(on_yes):
 def store_note(problem):
     """A write the store refused: nothing changed."""
     return note("Not saved", [problem, "nothing changed"])
+
+
+# --- what the preset menu does with the app: each write stored first, a refusal noted ---------
+
+
+def _stored(app, stamp, write, *args):
+    """write(*args), which stores something and changes it only once stored; a refusal is shown
+    as a note. True when the store took it."""
+    try:
+        write(*args)
+    except OSError as error:
+        app.store_problem = problem = problem_text(error)
+        app.push(store_note(problem), stamp)
+        return False
+    return True
+
+
+def _chosen(app, menu, name, stamp):
+    """A preset chosen in the menu: stored, then a new game on it (asked first over a finished
+    game's result)."""
+    if _stored(app, stamp, app.settings.store, app.settings.muted, name):
+        app.close(menu)
+        _after_choice(app, stamp)
+
+
+def _custom(app, menu, spec, stamp):
+    """The editor's preset, stored as "Custom" (replacing the last) and chosen; `menu`, the
+    preset menu under the editor, closes with it."""
+    try:
+        app.presets.add("Custom", spec, True)
+    except PresetError:  # the list is full
+        app.push(note("List full", ["40 presets at most:", "delete one first"]), stamp)
+        return
+    except OSError as error:
+        app.store_problem = problem = problem_text(error)
+        app.push(store_note(problem), stamp)
+        return
+    _chosen(app, menu, "Custom", stamp)
+
+
+def _factory(app):
+    """The factory presets, the first chosen (OSError: the list as it was)."""
+    app.presets.reset_to_defaults()
+    app.settings.store(app.settings.muted, app.presets.items[0].name)
+
+
+def _after_choice(app, stamp):
+    if app.game.state() == OVER:
+        app.ask_new_game(stamp)
+    else:
+        app.new_game(stamp)

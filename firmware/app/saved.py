@@ -44,7 +44,17 @@ def _entries_text(record, start, end):
 
 def save(storage, spec, left_player, game, now=None):
     """The preset, who sits left, the core's state (a running move as of `now`) and the game's
-    record (sealing a chunk first when one is full)."""
+    record (sealing a chunk first when one is full). Returns the OSError of a store that
+    refused a write (the files then as they were, but for whole chunks sealed), else None: the
+    app goes on either way."""
+    try:
+        _save(storage, spec, left_player, game, now)
+    except OSError as error:
+        return error
+    return None
+
+
+def _save(storage, spec, left_player, game, now):
     record = game.record
     if record is None or record.owner is not game:
         tail = "-\n"
@@ -81,7 +91,16 @@ def new_tag():
 
 def retire(storage):
     """A new game is set up: the saved one is no longer offered, and only its record is read
-    back (it stays until the next game starts, across a restart too)."""
+    back (it stays until the next game starts, across a restart too). Returns the OSError of a
+    store that refused the write, else None."""
+    try:
+        _retire(storage)
+    except OSError as error:
+        return error
+    return None
+
+
+def _retire(storage):
     data = storage.read(FILE)
     if data is None:
         return

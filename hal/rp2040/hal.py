@@ -26,9 +26,11 @@ class Rp2040Hal:
     """`machine`, `select` and `io` are those modules (fakes in tests), `board` a boards/ module,
     `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us, `display` the function that makes
     the board's display driver, display(machine, board, sleep_us) (ui.kinds.driver_for: the
-    composition root passes it, so the HAL knows nothing of the screens). The watchdog starts only with
-    watchdog=True and board.WATCHDOG_MS > 0: once started it cannot be stopped, and main() must
-    then feed(). `waiter` sleeps for wait(); a serial channel has it watch its stream."""
+    composition root passes it, so the HAL knows nothing of the screens). The board is checked
+    (hal.board_check) before any pin is touched, unless `checked` says the caller did. The
+    watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
+    be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
+    watch its stream."""
 
     def __init__(
         self,
@@ -43,12 +45,14 @@ class Rp2040Hal:
         select,
         io,
         display,
+        checked=False,
     ):
         _emergency_buffer()
-        from hal import board_check  # boot only: unloaded once the board passed
+        if not checked:
+            from hal import board_check  # boot only: unloaded once the board passed
 
-        board_check.check(board)  # BoardError, one line, before any pin is touched
-        board_check.forget()
+            board_check.check(board)  # BoardError, one line, before any pin is touched
+            board_check.forget()
         Pin = machine.Pin
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()
