@@ -27,17 +27,13 @@ class Debouncer:
         self._seen = bytearray(count)  # an edge was accepted at least once
 
     def accept(self, button, pressed, stamp):
-        taken = self._accept(button, pressed, stamp)
-        if self._down[button] and not pressed:
-            self.waiting |= 1 << button
-        else:
-            self.waiting &= ~(1 << button)
-        return taken
-
-    def _accept(self, button, pressed, stamp):
         raw_before = self._raw[button] == 1
         self._raw[button] = 1 if pressed else 0
         self._raw_at[button] = stamp
+        if pressed:
+            self.waiting &= ~(1 << button)
+        elif self._down[button]:
+            self.waiting |= 1 << button  # until accepted below or settled
         since = ticks.diff(stamp, self._since[button])
         if self._seen[button] and 0 <= since < self.lockout_ms:
             return False  # bounce after the last accepted edge (a week later, diff wraps)
@@ -50,6 +46,8 @@ class Debouncer:
         self._down[button] = 1 if pressed else 0
         self._since[button] = stamp
         self._seen[button] = 1
+        if not pressed:
+            self.waiting &= ~(1 << button)
         return True
 
     def due(self):

@@ -472,9 +472,11 @@ class ClockApp:
         if self._info and ticks.diff(self._info_until, now) <= 0:
             self._info = 0
             self._need(_DRAW)
-        top = self.top()
-        if top is not None and top.until is not None and ticks.diff(top.until, now) <= 0:
-            self.close(top)  # a question not answered is a no; a note goes
+        overlays = self.overlays
+        if overlays:
+            top = overlays[-1]
+            if top.until is not None and ticks.diff(top.until, now) <= 0:
+                self.close(top)  # a question not answered is a no; a note goes
         game = self.game
         if game.state() == RUNNING:
             changed = game.update(now)
@@ -525,8 +527,9 @@ class ClockApp:
     def render(self, now):
         """Set the lights; build the frame and write it to the display only when it changed."""
         self.lights.follow(self, now)
-        top = self.top()
-        if top is not None:
+        overlays = self.overlays
+        if overlays:
+            top = overlays[-1]
             changed = self.screen.menu(top.title, top.lines(), top.selected, now)
         else:
             self._fill_views(now)
@@ -587,10 +590,11 @@ class ClockApp:
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
-        top = self.top()
-        if top is not None:
-            if top.until is not None:
-                wait = _sooner(wait, max(0, ticks.diff(top.until, now)))
+        overlays = self.overlays
+        if overlays:
+            until = overlays[-1].until
+            if until is not None:
+                wait = _sooner(wait, max(0, ticks.diff(until, now)))
             wait = _sooner(wait, self.screen.menu_wait(now))
         if self._owed:
             wait = _sooner(wait, max(0, ticks.diff(self._retry_at, now)))

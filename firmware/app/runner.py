@@ -37,9 +37,10 @@ class Runner:
         debouncer = self.debouncer
         start = hal.ticks_ms()
         until = app.next_wake(start)
-        settle = debouncer.due()  # a tap's release held back by the lockout
-        if settle >= 0 and diff(settle, until) < 0:
-            until = settle
+        if debouncer.waiting:  # a tap's release held back by the lockout
+            settle = debouncer.due()
+            if diff(settle, until) < 0:
+                until = settle
         if channel is not None:
             until = channel.wake_by(until, start)
         hal.wait(until)
