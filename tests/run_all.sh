@@ -3,6 +3,10 @@
 # Every test tier; each runs even when an earlier one failed, and any failure fails the whole.
 set -u
 cd "$(dirname "$0")/.."
+# Bytecode is cached (__pycache__, which git ignores): the app unloads the preset parsers after
+# each parse, as the board's RAM asks, and compiling them afresh from source at every load was
+# most of tier 1's time where the environment sets PYTHONDONTWRITEBYTECODE.
+unset PYTHONDONTWRITEBYTECODE
 BIN=.venv/bin
 failed=()
 

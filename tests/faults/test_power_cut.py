@@ -3,6 +3,7 @@
 from fakes.fake_fs import PowerCut
 from hal import buttons as b
 from harness import Clock
+from support import parsers_kept
 
 MIN = 60000
 
@@ -53,6 +54,10 @@ def test_a_cut_at_every_step_of_the_save_after_a_press():
 
 
 def test_a_cut_at_every_step_of_a_presets_write():
+    parsers_kept(_cut_a_presets_write)
+
+
+def _cut_a_presets_write():
     budget = 0
     while True:
         clock = Clock()
@@ -114,6 +119,10 @@ def test_a_power_cut_costs_at_most_ten_seconds_of_a_running_move():
 def _cut_at_every_step(change, outcomes):
     """A cut at every step of change(app) on a clock with "Blitz 3+2" chosen and stored: each
     restart's (list, chosen preset) is one of `outcomes`, both of which occur."""
+    parsers_kept(_cut_every_step, change, outcomes)
+
+
+def _cut_every_step(change, outcomes):
     seen = set()
     budget = 0
     while True:
