@@ -10,7 +10,7 @@ echo "== tier 1: pytest under CPython"
 "$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
-"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial || failed+=("micropython")
+"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial hall || failed+=("micropython")
 
 echo "== tier 3: mpy-cross compiles everything that goes on the board (board_files.txt), for its M0+"
 rm -rf build/mpy
