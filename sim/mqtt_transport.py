@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: MIT
+# paho-mqtt with umqtt.simple's calls: the transport the hall link takes on the desktop.
+#
+# The link (firmware/app/hall_link.py) calls connect, publish, subscribe, set_callback,
+# set_last_will, check_msg and disconnect, as on the board; here paho's own thread does the
+# network (loop_start), so a publish never waits for the broker: the link's pass only hands a
+# message over. A lost connection is raised at the next publish or check_msg, as a socket
+# error is on the board, and the link connects again.
+import collections
+import threading
+
+import paho.mqtt.client as mqtt
+
+CONNECT_WAIT_S = 5.0
+
+
+class PahoTransport:
+    def __init__(self, host, port, user, password, client_id, websockets=False, keepalive=30):
+        self.host = host
+        self.port = port
+        self.keepalive = keepalive
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            protocol=mqtt.MQTTv311,
+            transport="websockets" if websockets else "tcp",
+        )
+        self.client.username_pw_set(user, password)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.callback = None
+        self.inbox = collections.deque(maxlen=64)  # a flood drops its oldest here, not the clock
+        self.lost = True
+        self._answered = threading.Event()
+        self._refusal = None
+
+    # --- umqtt.simple's calls ------------------------------------------------------------
+
+    def set_callback(self, callback):
+        self.callback = callback
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        self.client.will_set(_text(topic), bytes(msg), qos, retain)
+
+    def connect(self, clean_session=True):
+        self._answered.clear()
+        self._refusal = None
+        self.client.connect(self.host, self.port, self.keepalive)  # OSError: refused, unreachable
+        self.client.loop_start()
+        if not self._answered.wait(CONNECT_WAIT_S):
+            self.disconnect()
+            raise OSError("no CONNACK from %s:%d in %g s" % (self.host, self.port, CONNECT_WAIT_S))
+        if self._refusal is not None:
+            self.disconnect()
+            raise OSError("the broker refused the connection: %s" % self._refusal)
+        self.lost = False
+        return 0
+
+    def subscribe(self, topic, qos=0):
+        self._check(self.client.subscribe(_text(topic), qos)[0])
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        self._check(self.client.publish(_text(topic), bytes(msg), qos, retain).rc)
+
+    def waiting(self):
+        return bool(self.inbox) or self.lost
+
+    def check_msg(self):
+        if self.lost:
+            raise OSError("the connection to the broker was lost")
+        if self.inbox:
+            topic, payload = self.inbox.popleft()
+            self.callback(topic, payload)
+
+    def disconnect(self):
+        self.lost = True
+        try:
+            self.client.disconnect()
+        finally:
+            self.client.loop_stop()
+
+    # --- paho's callbacks (its thread) ---------------------------------------------------
+
+    def _check(self, rc):
+        if self.lost or rc != mqtt.MQTT_ERR_SUCCESS:
+            raise OSError("the broker is not connected (%s)" % mqtt.error_string(rc))
+
+    def _on_connect(self, client, userdata, flags, reason, properties):
+        if reason.is_failure:
+            self._refusal = str(reason)
+        self._answered.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties):
+        self.lost = True
+
+    def _on_message(self, client, userdata, message):
+        self.inbox.append((message.topic.encode(), bytes(message.payload)))
+
+
+def _text(topic):
+    return topic.decode() if isinstance(topic, (bytes, bytearray)) else topic
