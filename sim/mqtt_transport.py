@@ -30,6 +30,7 @@ class PahoTransport:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.callback = None
+        self.notify = None  # called (in paho's thread) when a message comes: wakes a loop
         self.inbox = collections.deque(maxlen=64)  # a flood drops its oldest here, not the clock
         self.lost = True
         self._answered = threading.Event()
@@ -96,6 +97,8 @@ class PahoTransport:
 
     def _on_message(self, client, userdata, message):
         self.inbox.append((message.topic.encode(), bytes(message.payload)))
+        if self.notify is not None:
+            self.notify()
 
 
 def _text(topic):
