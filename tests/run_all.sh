@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 BIN=.venv/bin
 failed=()
 
+echo "== set-up: Mosquitto for the hall's tests (tests/hall/setup.sh)"
+bash tests/hall/setup.sh || failed+=("hall set-up (mosquitto)")
+
 echo "== tier 1: pytest under CPython"
 "$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
 
@@ -40,7 +43,7 @@ else
   echo "black: every file formatted"
 fi
 
-echo "== tier 6: the web page in headless Chromium: a game by clicks, the canvas, storage, records"
+echo "== tier 6: the web pages in headless Chromium: a game by clicks, the canvas, storage, records, the hall"
 tier6=$SECONDS
 if bash tests/web/setup.sh; then
   "$BIN/micropython" tests/mprun.py web || failed+=("browser HAL under micropython")
@@ -51,6 +54,7 @@ if bash tests/web/setup.sh; then
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
   "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+  "$BIN/pytest" -q -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
 else
   failed+=("browser tier set-up")
 fi
