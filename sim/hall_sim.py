@@ -10,6 +10,7 @@ import math
 import os
 import queue
 import random
+import selectors
 import time
 
 import sim  # noqa: F401  (puts the firmware on the path)
@@ -108,6 +109,7 @@ class SimHall:
         from sim.mqtt_transport import PahoTransport
 
         self.time = HallTime(virtual)
+        self.selector = selectors.DefaultSelector()  # every clock's broker socket
         self.folder = tempfile.mkdtemp(prefix="clock-hall-")
         self.wakeups = queue.SimpleQueue()
         self.auto_start = auto_start
@@ -120,7 +122,12 @@ class SimHall:
             board = index + 1
             user = "clock-%d" % board
             transport = PahoTransport(
-                broker.host, broker.port, user, broker.passwords[user], "sim-%s" % user
+                broker.host,
+                broker.port,
+                user,
+                broker.passwords[user],
+                "sim-%s" % user,
+                selector=self.selector,
             )
             transport.notify = lambda index=index: self.wakeups.put(index)
             clock = SimClock(
@@ -136,6 +143,7 @@ class SimHall:
             clock.due = self.time.ticks_ms()
             self._at(clock.due, "pass", index)
         self.presses = 0
+        self.on_press = None  # on_press(board, plies once pressed): told at each player's press
 
     # --- the scheduler -------------------------------------------------------------------
 
@@ -144,12 +152,17 @@ class SimHall:
         heapq.heappush(self.heap, (stamp, self.order, kind, index))
 
     def run(self, seconds=None, on_press=None):
-        """Run the hall for `seconds` (None: until interrupted); on_press(board, stamp) is told
-        each lever a player presses."""
+        """Run the hall for `seconds` (None: until interrupted)."""
         clock_time = self.time
         end = None if seconds is None else time.monotonic() + seconds
-        self.on_press = on_press
+        if on_press is not None:
+            self.on_press = on_press
+        misc_at = 0.0
         while end is None or time.monotonic() < end:
+            if time.monotonic() >= misc_at:
+                misc_at = time.monotonic() + 1.0
+                for clock in self.clocks:
+                    clock.transport.misc()
             if self.heap:
                 due = self.heap[0][0]
                 wait = (due - clock_time.ticks_ms()) / 1000
@@ -159,18 +172,15 @@ class SimHall:
                 if self.heap:
                     clock_time.now = max(clock_time.now, due)
                 wait = 0
-            if wait > 0:
-                try:
-                    index = self.wakeups.get(timeout=min(wait, 0.5))
-                    self._pass(index)
-                except queue.Empty:
-                    pass
-                continue
-            while True:  # commands that came meanwhile
+            for key, _events in self.selector.select(min(wait, 0.5) if wait > 0 else 0):
+                key.data.pump()  # a command: its clock is woken (transport.notify)
+            while True:  # the clocks a command woke
                 try:
                     self._pass(self.wakeups.get_nowait())
                 except queue.Empty:
                     break
+            if wait > 0:
+                continue
             stamp, _order, kind, index = heapq.heappop(self.heap)
             clock = self.clocks[index]
             if kind == "pass":
@@ -216,7 +226,7 @@ class SimHall:
         side = 0 if clock.app.player_on(0) == mover else 1
         self.presses += 1
         if self.on_press is not None:
-            self.on_press(clock.board, self.time.ticks_ms())
+            self.on_press(clock.board, game.plies() + 1)
         self._lever(clock, index, buttons.LEFT if side == 0 else buttons.RIGHT)
 
     def _players(self, clock, index):

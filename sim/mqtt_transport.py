@@ -6,8 +6,15 @@
 # network (loop_start), so a publish never waits for the broker: the link's pass only hands a
 # message over. A lost connection is raised at the next publish or check_msg, as a socket
 # error is on the board, and the link connects again.
+#
+# With a `selector` (the simulated hall's hundreds of clocks) there is no thread: paho's socket is
+# registered there, its owner calls pump() when it is readable and misc() every second, and a
+# publish is written at once. (paho's own thread waits in select(), which stops at descriptor
+# 1024: some 340 clients.)
 import collections
+import select
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 
@@ -15,7 +22,11 @@ CONNECT_WAIT_S = 5.0
 
 
 class PahoTransport:
-    def __init__(self, host, port, user, password, client_id, websockets=False, keepalive=30):
+    def __init__(
+        self, host, port, user, password, client_id, websockets=False, keepalive=30, selector=None
+    ):
+        self.selector = selector
+        self._fd = -1
         self.host = host
         self.port = port
         self.keepalive = keepalive
@@ -48,15 +59,51 @@ class PahoTransport:
         self._answered.clear()
         self._refusal = None
         self.client.connect(self.host, self.port, self.keepalive)  # OSError: refused, unreachable
-        self.client.loop_start()
-        if not self._answered.wait(CONNECT_WAIT_S):
+        if self.selector is None:
+            self.client.loop_start()
+        else:
+            self._await_connack()
+        if not self._answered.wait(0 if self.selector is not None else CONNECT_WAIT_S):
             self.disconnect()
             raise OSError("no CONNACK from %s:%d in %g s" % (self.host, self.port, CONNECT_WAIT_S))
         if self._refusal is not None:
             self.disconnect()
             raise OSError("the broker refused the connection: %s" % self._refusal)
         self.lost = False
+        if self.selector is not None:
+            import selectors
+
+            self._fd = self.client.socket().fileno()
+            self.selector.register(self._fd, selectors.EVENT_READ, self)
         return 0
+
+    def _await_connack(self):
+        sock = self.client.socket()
+        poller = select.poll()
+        poller.register(sock, select.POLLIN)
+        deadline = time.monotonic() + CONNECT_WAIT_S
+        while not self._answered.is_set() and time.monotonic() < deadline:
+            if poller.poll(100) and self.client.loop_read() != mqtt.MQTT_ERR_SUCCESS:
+                break
+
+    def pump(self):
+        """The socket is readable (the owner's selector said so): take what came."""
+        if self.client.loop_read() != mqtt.MQTT_ERR_SUCCESS:
+            self._drop()
+
+    def misc(self):
+        """Keepalive pings and the like, every second or so."""
+        if not self.lost and self.client.loop_misc() != mqtt.MQTT_ERR_SUCCESS:
+            self._drop()
+
+    def _drop(self):
+        self.lost = True
+        if self._fd >= 0:
+            try:
+                self.selector.unregister(self._fd)
+            except (KeyError, ValueError, OSError):
+                pass
+            self._fd = -1
 
     def subscribe(self, topic, qos=0):
         self._check(self.client.subscribe(_text(topic), qos)[0])
@@ -79,7 +126,10 @@ class PahoTransport:
         try:
             self.client.disconnect()
         finally:
-            self.client.loop_stop()
+            if self.selector is None:
+                self.client.loop_stop()
+            else:
+                self._drop()
 
     # --- paho's callbacks (its thread) ---------------------------------------------------
 
@@ -94,6 +144,8 @@ class PahoTransport:
 
     def _on_disconnect(self, client, userdata, flags, reason, properties):
         self.lost = True
+        if self.selector is not None:
+            self._drop()
 
     def _on_message(self, client, userdata, message):
         self.inbox.append((message.topic.encode(), bytes(message.payload)))

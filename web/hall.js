@@ -123,7 +123,7 @@ function received(topic, payload, packet) {
       if (stats.updates.length > 100000) stats.updates.splice(0, 50000);
     }
     draw(entry, now);
-    reorderAt = 0;
+    if (!before || phase(before) !== entry.phase) reorderAt = Math.min(reorderAt, now + 250);
   } else if (kind === "alive") {
     entry.online = message.online === true;
     if (entry.online && !packet.retain && Number.isInteger(message.now)) {
@@ -144,7 +144,7 @@ function boardEntry(board) {
     tile.querySelectorAll("button[data-do]").forEach((button) => {
       button.addEventListener("click", () => tileCommand(board, button.dataset.do));
     });
-    entry = { board, state: null, sync: null, online: true, tile, sentSeq: 0, shown: {} };
+    entry = { board, state: null, sync: null, online: true, tile, sentSeq: 0, shown: {}, parts: {}, drawAt: 0, rank: -1 };
     boards.set(board, entry);
     $("tiles").append(tile);
     reorderAt = 0;
@@ -155,8 +155,19 @@ function boardEntry(board) {
 function put(entry, selector, text) {
   if (entry.shown[selector] !== text) {
     entry.shown[selector] = text;
-    entry.tile.querySelector(selector).textContent = text;
+    let part = entry.parts[selector];
+    if (!part) part = entry.parts[selector] = entry.tile.querySelector(selector);
+    part.textContent = text;
   }
+}
+
+// How long (ms) until the text of a figure moving at `rate` from `ms` changes: a tile is drawn
+// again only then, not at every tick.
+function untilChange(ms, rate) {
+  if (!rate) return Infinity;
+  const step = ms < 20000 || (rate > 0 && ms < 19900) ? 100 : 1000;
+  if (rate < 0) return (ms % step) + 1;
+  return step - (ms % step);
 }
 
 function side(state, name) {
@@ -170,8 +181,10 @@ function draw(entry, now) {
   const mover = state.turn ? (state.left.player === state.turn ? "left" : "right") : null;
   const trouble = Number($("trouble").value || 60) * 1000;
   let low = false;
+  let next = Infinity;
   for (const name of ["left", "right"]) {
     const ms = figure(state, name, entry.sync, now);
+    if (entry.sync) next = Math.min(next, untilChange(ms, state[name].rate));
     put(entry, "." + name + " .time", shown(ms));
     put(entry, "." + name + " .who", side(state, name) + (name === mover ? " ▶" : ""));
     const fields = state[name];
@@ -202,6 +215,7 @@ function draw(entry, now) {
   tile.classList.toggle("running", current === "running");
   entry.low = low;
   entry.phase = current;
+  entry.drawAt = now + Math.max(next, 20);
   entry.moverMs = mover ? figure(state, mover, entry.sync, now) : Infinity;
 }
 
@@ -235,28 +249,30 @@ function reorder() {
     return a.board - b.board;
   });
   let count = 0;
-  const next = [];
-  for (const entry of entries) {
+  order = [];
+  entries.forEach((entry, rank) => {
     const visible = shownNow(entry);
-    entry.tile.hidden = !visible;
-    if (visible) count++;
-    next.push(entry.board);
-  }
-  if (next.join() !== order.join()) {
-    $("tiles").append(...entries.map((entry) => entry.tile));
-    order = next;
-  }
+    if (entry.tile.hidden === visible) entry.tile.hidden = !visible;
+    if (visible) {
+      count++;
+      order.push(entry.board);
+    }
+    if (entry.rank !== rank) {
+      entry.rank = rank;
+      entry.tile.style.order = rank; // the grid places it: no node moves
+    }
+  });
   $("counts").textContent = count + " of " + boards.size + " boards";
 }
 
 function tick() {
   const now = performance.now();
   for (const entry of boards.values()) {
-    if (entry.phase === "running") draw(entry, now);
+    if (entry.phase === "running" && now >= entry.drawAt) draw(entry, now);
   }
   if (now >= reorderAt) {
     reorder();
-    reorderAt = now + 1000;
+    reorderAt = now + 2000;
   }
 }
 
@@ -395,9 +411,9 @@ function start() {
   });
   $("new-game").addEventListener("click", () => manyCommand({ do: "new" }, "A new game"));
   $("audit-download").addEventListener("click", download);
-  setInterval(tick, 100);
+  setInterval(tick, 50);
   if (settings()) connect();
 }
 
-window.hall = { boards, audit, stats, shown, figure, ticksDiff };
+window.hall = { boards, audit, stats, shown, figure, ticksDiff, order: () => order };
 start();

@@ -20,8 +20,8 @@ try {
   // message (a heartbeat, 5 s at most) says what its ticks are now.
   await page.waitForFunction(() => [...window.hall.boards.values()].every((b) => b.phase !== "running" || b.sync), null, { timeout: 15000 });
   seen.synced = await page.evaluate(() => performance.now());
-  await page.waitForTimeout(1300); // a reorder
-  const order = () => page.evaluate(() => [...document.querySelectorAll("#tiles .tile")].filter((t) => !t.hidden).map((t) => Number(t.dataset.board)));
+  await page.waitForTimeout(2300); // a reorder
+  const order = () => page.evaluate(() => window.hall.order()); // the tiles shown, in their places
   seen.order = await order();
   seen.tiles = await page.evaluate(() =>
     Object.fromEntries([...document.querySelectorAll("#tiles .tile")].map((t) => [
