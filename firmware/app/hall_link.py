@@ -151,6 +151,10 @@ class Link:
             self.refused += 1
             hall.refuse(str(error))
             return False
+        except Exception as error:  # a bug must not stop the clock: said, and the clock goes on
+            self.refused += 1
+            hall.refuse("internal error: %s" % _why(error))
+            return False
         self.answer(answer)
         return answer["ok"]
 
