@@ -75,6 +75,8 @@ _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the cl
 
 
 class ClockApp:
+    hall = None  # app.hall's Hall, once the clock has a board number, a command or a link
+
     def __init__(self, hal, present, screen, now, record=None):
         # Every game writes its record here: set aside first (main.py makes it before its
         # imports), while the heap is in one piece, and kept till the next start.

@@ -43,6 +43,9 @@ class Runner:
                 until = settle
         if channel is not None:
             until = channel.wake_by(until, start)
+        hall = app.hall  # app/hall.py: a scheduled start, the broker's link
+        if hall is not None:
+            until = hall.wake_by(until, start)
         hal.wait(until)
         # `now` is read before the edges are taken: every edge stamped up to `now` is in the
         # ring already, so no flag is declared at `now` ahead of an earlier press.
@@ -71,11 +74,15 @@ class Runner:
             channel.poll(now)
             if channel.answered != answered:
                 busy = True
+        if hall is not None and hall.take(now):
+            busy = True
         if busy:
             app.render(now)
             app.flush(now)  # the game's save, after the frame that shows what changed
             if lever and self._collect is not None:
                 self._collect()
+        if hall is not None:
+            hall.send(now)  # to the broker: after the frame and the save, a message at most
         hal.feed()
 
     def _settle(self, now):
