@@ -10,17 +10,20 @@ import paho.mqtt.client as mqtt
 from sim.broker import Broker
 
 HALL = "club"
-# micropython-lib, whose umqtt.simple the Wi-Fi board freezes (make firmware): the unix port's
-# tests put it on their path. MICROPYTHON_LIB, else the checkout firmware.sh builds from.
+# micropython-lib's umqtt.simple: tests/hall/setup.sh puts its PyPI release in build/umqtt (make
+# test runs it first); MICROPYTHON_LIB, or the checkout firmware.sh builds from, also serve.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIB_CANDIDATES = (
     os.environ.get("MICROPYTHON_LIB", ""),
     os.path.join(os.environ.get("MICROPYTHON_DIR", "/nonexistent"), "lib", "micropython-lib"),
-    "/work/fw/micropython/lib/micropython-lib",
 )
 
 
 def umqtt_path():
-    """The folder holding umqtt/simple.py in micropython-lib, or None."""
+    """The folder holding umqtt/simple.py, or None."""
+    fetched = os.path.join(ROOT, "build", "umqtt")
+    if os.path.exists(os.path.join(fetched, "umqtt", "simple.py")):
+        return fetched
     for lib in LIB_CANDIDATES:
         folder = os.path.join(lib, "micropython", "umqtt.simple")
         if lib and os.path.exists(os.path.join(folder, "umqtt", "simple.py")):
