@@ -96,11 +96,26 @@ def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
     assert drawn == [] and hal.fed == fed + 5
     hal.edges.push(b.LEFT, True, hal.now)  # a press in such a pass is taken at once
     clock.runner.step()
-    # drawn at once, then once more at the end of the pass for what tick changed
-    assert drawn == [1500, 1500] and app.game.plies() == 1
+    # drawn at once, and not again: at the same instant tick changed nothing shown
+    assert drawn == [1500] and app.game.plies() == 1
     hal.horizon = None
     clock.runner.step()  # the next digit's instant: 5:03 from 1500 shows 5:02 at 1501
-    assert drawn[2:] == [1501]
+    assert drawn[1:] == [1501]
+
+
+def test_what_tick_changes_in_a_press_s_pass_is_drawn_after_the_save():
+    """The battery is read every 10 s; when that reading falls in a press's pass and changes
+    the figure, the pass draws the press, saves it, then draws the new figure."""
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(20999)  # read at 1000 (the start), at 11000, next at 21000
+    log = []
+    recording(clock, log)
+    clock.hal._battery_mv = 3300  # low: the status line changes at the next reading
+    clock.press(b.LEFT, 21000)
+    clock.run_until(21000)
+    assert [entry[:2] for entry in log] == [("show", 21000), ("write", 21000), ("show", 21000)]
+    assert clock.app.status.battery_low
 
 
 def test_a_press_is_drawn_before_it_is_saved():
