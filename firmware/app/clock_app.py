@@ -529,19 +529,23 @@ class ClockApp:
             status.battery_percent = percent
             self._need(_DRAW)
 
-    def render(self, now):
-        """Set the lights; build the frame and write it to the display only when it changed."""
+    def render(self, now, press=False):
+        """Set the lights; build the frame and write it to the display only when it changed.
+        For a lever's `press` the screen may leave a slow part to the next render (owed)."""
         self._pending &= ~_DRAW  # drawn: owes_frame() says whether anything changed since
         self.lights.follow(self, now)
         overlays = self.overlays
+        screen = self.screen
         if overlays:
             top = overlays[-1]
-            changed = self.screen.menu(top.title, top.lines(), top.selected, now)
+            changed = screen.menu(top.title, top.lines(), top.selected, now)
         else:
             self._fill_views(now)
-            changed = self.screen.clock(self.left, self.right, self.status)
+            changed = screen.clock(self.left, self.right, self.status, press)
+            if screen.deferred:
+                self._pending |= _DRAW
         if changed:
-            self.hal.display.show(self.screen.frame, self.screen.dirty)
+            self.hal.display.show(screen.frame, screen.dirty)
         return changed
 
     def owes_frame(self):

@@ -62,8 +62,9 @@ class Runner:
             busy = True
         if lever:
             # A lever's press goes on the display before anything else of the pass: what tick
-            # and the serial channel change is drawn after the save, by the render below.
-            app.render(now)
+            # and the serial channel change, and a time that changed shape on a slow panel,
+            # are drawn after the save, by the render below.
+            app.render(now, True)
         if busy:
             app.tick(now)
         answered = False

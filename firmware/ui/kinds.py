@@ -19,7 +19,7 @@ KINDS = {
         ("ui.oled", "OledScreen"),
         {"i2c": "hal.rp2040.ssd1306", "spi": "hal.rp2040.ssd1306_spi"},
         ("oled_text", "oled_braille"),
-        (),
+        (("bus", "OLED_BUS", "i2c"),),
     ),
     TM1637: (
         ("ui.seg7", "SegScreen"),

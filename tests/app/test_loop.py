@@ -83,9 +83,9 @@ def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
     drawn = []
     render = app.render
 
-    def counted(now):
+    def counted(now, press=False):
         drawn.append(now)
-        return render(now)
+        return render(now, press)
 
     app.render = counted
     hal = clock.hal
@@ -210,3 +210,26 @@ def test_a_switch_collects_the_garbage_on_micropython():
     clock.press(b.LEFT, 3500)
     clock.run_until(3500)
     assert gc.mem_alloc() < live + 4000
+
+
+def test_a_time_that_changes_shape_at_a_press_is_drawn_after_its_save_on_i2c():
+    """59:45, a move of a second, +30 s after it: 1:00:14, the half redrawn (258 bytes on I2C):
+    the press's frame goes first, then the save, then the half. On SPI it is in the first."""
+    from ui.oled import OledScreen
+
+    for bus, passes in (("i2c", ["show", "write", "show"]), ("spi", ["show", "write"])):
+        clock = Clock(screen=OledScreen(bus=bus))
+        app = clock.app
+        app.choose_preset(app.add_preset("hour", "chessclock:G/59m45s/30 fischer-after"))
+        clock.press(b.RIGHT, 2000)
+        clock.run_until(2999)
+        log = []
+        recording(clock, log)
+        clock.press(b.LEFT, 3000)
+        clock.run_until(3000)
+        assert [entry[0] for entry in log if entry[1] == 3000] == passes, bus
+        assert clock.view(0).time_ms == 3614000  # 1:00:14
+        first = bytes(app.screen.frame)
+        fresh = OledScreen()
+        fresh.clock(app.left, app.right, app.status)
+        assert first == bytes(fresh.frame)
