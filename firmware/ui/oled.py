@@ -55,14 +55,6 @@ _NO_LINE = bytes(_LINE)
 _NEVER = (-2,) * 9  # no view has these: the first build always runs
 
 
-def _mark(view, on_move):
-    """The band under a side: filled while its clock runs, outlined for the side on move in a
-    pause (`on_move`: its light blinks slowly), else none."""
-    if view.running:
-        return _FILLED
-    return _OUTLINED if on_move else 0
-
-
 def _digits(n):
     d = 1
     while n >= 10:
@@ -164,17 +156,26 @@ class OledScreen:
         first = status.first_flag_side
         built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
         built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        # The bands: filled under a running clock, outlined under the side on move in a pause
+        # (its light blinks slowly), else none. Written out: a call each costs more.
         lights = status.lights
         marks = self._marks
-        marks[0] = _mark(left, lights is not None and lights.left == SLOW)
-        marks[1] = _mark(right, lights is not None and lights.right == SLOW)
+        if left.running:
+            marks[0] = _FILLED
+        else:
+            marks[0] = _OUTLINED if lights is not None and lights.left == SLOW else 0
+        if right.running:
+            marks[1] = _FILLED
+        else:
+            marks[1] = _OUTLINED if lights is not None and lights.right == SLOW else 0
         self._status(status)
         if not self._valid:
             self._draw_all()
             return True
+        # A side _side built nothing of (0) shows what it showed: its flag is an aux input.
         spread = press and self._spread
-        changed = built_left >= 0 and self._update_side(0, built_left, spread)
-        if built_right >= 0 and self._update_side(1, built_right, spread):
+        changed = built_left > 0 and self._update_side(0, built_left, spread)
+        if built_right > 0 and self._update_side(1, built_right, spread):
             changed = True
         shown = self._shown_marks
         moved = 0  # bit s: side s's band changed
