@@ -41,6 +41,7 @@ from chip import Chip, Hung  # noqa: E402
 LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
 HOLD_MS = 40  # how long a lever is held down
 BURST_GAP_MS = 10.0  # display writes closer than this belong to one burst
+HALF_BYTES = 1 + 62 * 4  # an I2C write of a half's time: the data control byte, 62 x 4 pages
 QUIET_MS = 3000  # after serial input the loop wakes often for 2 s: busy waits this long
 # The boards measured: their display (an SSD1306 on I2C or on SPI, two TM1637 modules).
 BOARDS = {
@@ -201,14 +202,17 @@ class Bench:
             press["t"] = edge
             press["lights_ms"] = round(lights[0] - edge, 3) if lights else None
             press["writes"] = len(writes)
-            if self.display != "tm1637":
-                # The whole picture: what the pass draws after its save too (a time that
-                # changed shape, on a slow panel), up to the core's next sleep.
+            if self.display == "oled" and shown is not None:
+                # The whole picture: a time that changed shape, which an I2C panel draws after
+                # the save (a 62 x 4 window: its control byte and 248 bytes of data).
                 slept = [e["from"] for e in events if e["ev"] == "slept" and e["from"] > edge]
                 stop = min(slept) if slept else edge + 1e9
-                after = [e["t"] for e in self.display_events(events) if edge <= e["t"] <= stop]
-                if after and shown is not None:
-                    press["whole_ms"] = round(max(after[-1], shown) - edge, 3)
+                half = [
+                    e["t"]
+                    for e in self.display_events(events)
+                    if end < e["t"] <= stop and e["n"] >= HALF_BYTES
+                ]
+                press["whole_ms"] = round((half[0] if half else shown) - edge, 3)
             if self.display == "oled":  # bytes on the I2C bus, the address bytes included
                 press["i2c_bytes"] = sum(w["n"] + 1 for w in writes)
             elif self.display == "spi":  # bytes on the SPI bus, and their time there
