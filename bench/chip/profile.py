@@ -106,7 +106,7 @@ def profile_presses(chip, board, presses):
     return totals, [p["ms"] for p in clock.presses]
 
 
-def report(board, states, presses, limit=20):
+def report(board, states, presses, limit=int(os.environ.get("PROFILE_ROWS", "20"))):
     for part, what in (
         ("shown", "from the lever's edge to what the press shows (its last display write)"),
         ("pass", "from the lever's edge to the end of its pass (the save's first flash write)"),

@@ -314,27 +314,27 @@ class OledScreen:
         return _put(key, pos, text, skip, n - skip)
 
     def _status(self, status):
-        message = status.message
-        paused = status.paused
-        over = status.over
-        percent = status.battery_percent
-        low = status.battery_low
-        muted = status.muted
+        # Few locals, so its frame is on the C stack: most passes end here.
         seen = self._status_seen
         if (
-            message is self._message_src
-            and seen[0] == paused
-            and seen[1] == over
-            and seen[2] == percent
-            and seen[3] == low
-            and seen[4] == muted
+            status.message is self._message_src
+            and seen[0] == status.paused
+            and seen[1] == status.over
+            and seen[2] == status.battery_percent
+            and seen[3] == status.battery_low
+            and seen[4] == status.muted
         ):
             return  # the line built last time still holds
-        seen[0] = paused
-        seen[1] = over
-        seen[2] = percent
-        seen[3] = low
-        seen[4] = muted
+        self._build_status(status)
+
+    def _build_status(self, status):
+        message = status.message
+        seen = self._status_seen
+        seen[0] = status.paused
+        seen[1] = status.over
+        seen[2] = status.battery_percent
+        seen[3] = status.battery_low
+        seen[4] = status.muted
         line = self._line
         line[:] = _NO_LINE
         if message is not self._message_src:
