@@ -24,7 +24,9 @@ class Hung(Exception):
 
 
 class Chip:
-    def __init__(self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120, leds=""):
+    def __init__(
+        self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120, leds="", spi_oled=""
+    ):
         self.timeout = timeout
         self.output = bytearray()
         self.forward = False
@@ -36,7 +38,7 @@ class Chip:
         self.port = os.ttyname(slave)
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
-        command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds]
+        command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

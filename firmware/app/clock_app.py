@@ -344,7 +344,7 @@ class ClockApp:
         position before it).
         """
         pending = self._pending
-        self._pending = _PLAN
+        self._pending = _PLAN | pending & _DRAW  # a frame still owed is render()'s to clear
         if pending & _RETIRE:
             self._retire()
         if pending & _SAVE:
@@ -523,22 +523,38 @@ class ClockApp:
 
     def _check_battery(self, now):
         millivolts = self.hal.battery_mv()
-        self.status.battery_low = self._gauge.low(millivolts)
-        self.status.battery_percent = self._gauge.percent(millivolts)
+        status = self.status
+        low = self._gauge.low(millivolts)
+        percent = self._gauge.percent(millivolts)
+        if low != status.battery_low or percent != status.battery_percent:
+            status.battery_low = low
+            status.battery_percent = percent
+            self._need(_DRAW)
 
-    def render(self, now):
-        """Set the lights; build the frame and write it to the display only when it changed."""
+    def render(self, now, press=False):
+        """Set the lights; build the frame and write it to the display only when it changed.
+        For a lever's `press` the screen may leave a slow part to the next render (owed)."""
+        self._pending &= ~_DRAW  # drawn: owes_frame() says whether anything changed since
         self.lights.follow(self, now)
         overlays = self.overlays
+        screen = self.screen
         if overlays:
             top = overlays[-1]
-            changed = self.screen.menu(top.title, top.lines(), top.selected, now)
+            changed = screen.menu(top.title, top.lines(), top.selected, now)
         else:
             self._fill_views(now)
-            changed = self.screen.clock(self.left, self.right, self.status)
+            changed = screen.clock(self.left, self.right, self.status, press)
+            if screen.deferred:
+                self._pending |= _DRAW
         if changed:
-            self.hal.display.show(self.screen.frame, self.screen.dirty)
+            self.hal.display.show(screen.frame, screen.dirty)
         return changed
+
+    def owes_frame(self):
+        """Whether something changed since the last render() that a render at the same instant
+        would show: an action, a new game, a flag, an overlay, the battery figure. (What a
+        running clock shows changes with `now` alone.)"""
+        return self._pending & _DRAW != 0
 
     def _fill_views(self, now):
         game = self.game

@@ -64,7 +64,10 @@ class Lights:
             self.left = left
             self.right = right
             self.since = now
-        self.leds.set(level(left, self.since, now), level(right, self.since, now))
+        if mode < SLOW:  # steady: on or off, as level() says, without its two calls
+            self.leds.set(left == ON, right == ON)
+        else:
+            self.leds.set(level(left, self.since, now), level(right, self.since, now))
 
     def until_edge(self, now):
         """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""

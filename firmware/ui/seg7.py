@@ -131,7 +131,9 @@ class SegScreen:
     def invalidate(self):
         self._valid = False
 
-    def clock(self, left, right, status):
+    deferred = False  # never: four digits a module go out in one write
+
+    def clock(self, left, right, status, press=False):
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next

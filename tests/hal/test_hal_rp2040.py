@@ -211,6 +211,7 @@ def board_modules():
 
 # The panel each board with a larger OLED has (its board file's make_display builds the driver).
 PANELS = {"pico_sh1106": Sh1106Panel, "pico_ssd1309": Ssd1309Panel}
+PANELS["pico_ssd1309_spi"] = Ssd1309Panel
 
 
 def test_every_board_in_boards_builds_a_working_hal():
@@ -221,7 +222,11 @@ def test_every_board_in_boards_builds_a_working_hal():
         panel = None
         if board.DISPLAY == "oled":
             model = PANELS.get(board.NAME, Ssd1306Panel)
-            panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
+            if getattr(board, "OLED_BUS", "i2c") == "spi":
+                bus = m.spi_bus(board.SPI_ID)
+                panel = bus.attach(model(), board.OLED_DC, board.OLED_CS)
+            else:
+                panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
         else:
             Tm1637Chip(m.line(board.TM1637_LEFT_CLK), m.line(board.TM1637_LEFT_DIO))
             Tm1637Chip(m.line(board.TM1637_RIGHT_CLK), m.line(board.TM1637_RIGHT_DIO))
@@ -253,7 +258,7 @@ def test_every_board_in_boards_builds_a_working_hal():
         assert hal.battery_mv() == 3927  # every board senses VSYS
         hal.feed()
         count += 1
-    assert count >= 5
+    assert count >= 7
 
 
 def test_the_board_check_is_unloaded_once_the_board_passed():

@@ -57,8 +57,10 @@ def test_the_board_layout():
     assert [name for name, _ in manifest.board_files()] == [
         "pico_minimal",
         "pico_oled",
+        "pico_oled_spi",
         "pico_sh1106",
         "pico_ssd1309",
+        "pico_ssd1309_spi",
         "pico_tm1637",
     ]
     installed = manifest.installed("pico_oled")

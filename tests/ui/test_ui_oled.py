@@ -287,3 +287,28 @@ def test_invalidate_forces_a_redraw():
     assert not screen.clock(*views(), Status())
     screen.invalidate()
     assert screen.clock(*views(), Status())
+
+
+def test_a_press_on_i2c_leaves_a_change_of_shape_to_the_next_clock():
+    """59:45 + 30 s after a press is 1:00:15: five smaller digits, the whole half redrawn (258
+    bytes on I2C). The press's clock() draws the rest; the next one that half, as a fresh screen
+    draws it. On SPI the half goes at once."""
+    status = Status()
+    for bus, spread in (("i2c", True), ("spi", False)):
+        screen = OledScreen(bus=bus)
+        left, right = views(3585000, 300000)  # 59:45 | 05:00
+        screen.clock(left, right, status)
+        screen.dirty.clear()
+        left.time_ms = 3615000  # 1:00:15
+        left.moves = 1
+        left.fixed = 7  # the pressed side's clock stands: its view stays fixed
+        assert screen.clock(left, right, status, True)
+        assert screen.deferred == spread and not screen.dirty.whole
+        fresh = OledScreen()
+        fresh.clock(left, right, status)
+        assert (bytes(screen.frame) == bytes(fresh.frame)) == (not spread), bus
+        if spread:
+            assert find_text(screen.frame, "#1", 0, 0, 61) >= 0  # the counter went at once
+            assert screen.clock(left, right, status) and not screen.deferred
+            assert bytes(screen.frame) == bytes(fresh.frame)
+        assert not screen.clock(left, right, status)
