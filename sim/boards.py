@@ -82,7 +82,9 @@ def boxed(picture):
 def preset_spec(text, format="auto", mode=None):
     """Preset text as given on the command line (with --format and --mode) -> one line of
     "format:text" that the app's preset list stores and reads back to the same setup.
+    Typographic quotes, primes and the like are stored as their ASCII forms (registry.fold).
     Raises PresetError as registry.parse does."""
+    text = registry.fold(text)
     setup = registry.parse(text, format, mode=mode)
     prefixed, body = registry.split_prefix(text)
     name = prefixed or (format if format not in ("auto", None) else None)
