@@ -82,7 +82,7 @@ class ClockApp:
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
-        self.gestures = act.Gestures(present, self.on_action, self._play_at_once)
+        self.gestures = act.Gestures(present, self.on_action, self._play_at_once, self._repeats)
         self.settings = Settings(hal.storage)
         self.presets = Presets(hal.storage)
         self.sounds = Sounds(hal.buzzer)
@@ -151,6 +151,14 @@ class ClockApp:
     def _play_at_once(self):
         """PLAY acts at the press (the minimal board) only while a clock runs."""
         return self.game.state() == RUNNING and not self.overlays
+
+    def _repeats(self, action):
+        """Whether `action` held down acts again: PLUS and MINUS (the levers, on a board without
+        them) where the overlay on top steps through values, never over the clocks."""
+        overlays = self.overlays
+        if not overlays or (action <= act.LEVER_RIGHT and self.plus_minus):
+            return False
+        return overlays[-1].repeats()
 
     def state_name(self, now=None):
         """The clock's state as the serial protocol names it: the top overlay's, else the

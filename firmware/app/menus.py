@@ -53,6 +53,10 @@ class PresetMenu:
         lines, self.selected = _window(items, self.index)
         return lines
 
+    def repeats(self):
+        """PLUS or MINUS held scrolls on."""
+        return True
+
     def act(self, app, action, stamp):
         count = len(self.presets.items)
         confirming = self.confirming
@@ -100,6 +104,9 @@ class EditMenu:
             "Mode: " + MODE_NAMES[mode],
             "SET next, PLAY cancel",
         ]
+
+    def repeats(self):
+        return True
 
     def spec(self):
         minutes, increment, mode = self.values
@@ -167,6 +174,11 @@ class ArbiterMenu:
 
     def _player(self, side):
         return self.left_player if side == 0 else 1 - self.left_player
+
+    def repeats(self):
+        """A time or a move counter steps on while PLUS or MINUS is held; undo and the end ask,
+        and their yes is a second press, never a held one."""
+        return self.field < self._UNDO
 
     def lines(self):
         game = self.game
@@ -237,6 +249,9 @@ class Question:
     def lines(self):
         return self._lines
 
+    def repeats(self):
+        return False
+
     def act(self, app, action, stamp):
         app.close(self)
         if action == self.yes and self.yes is not None:
@@ -258,6 +273,9 @@ class ResumeMenu:
 
     def lines(self):
         return [self.name_shown[:21], "SET/PLAY: resume", "MINUS: drop it"]
+
+    def repeats(self):
+        return False
 
     def act(self, app, action, stamp):
         if action == act.SET or action == act.PLAY:
