@@ -412,7 +412,8 @@ class ClockApp:
         if state == READY or state == OVER:
             self.push(_menus().PresetMenu(self.presets, self.settings, self.chosen_index()), stamp)
         elif state == PAUSED:
-            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
+            digits = getattr(self.screen, "CELLS", 0) > 0  # the 7-segment modules
+            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus, digits)
             self.push(menu, stamp)
         elif not self._info:  # running: the counters a while; again: the battery; again: hide
             self._info = INFO_COUNTERS

@@ -114,6 +114,8 @@ def _unmark(out, at):
 
 
 class SegScreen:
+    CELLS = _CELLS  # a menu shows one line of this many digits: overlays lay theirs out for it
+
     def __init__(self, frame=None, points=False):
         """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
         self.frame = frame if frame is not None else bytearray(FRAME_BYTES)
