@@ -34,8 +34,14 @@
 #            when the board cannot measure it.
 #   low      status.battery_low: the point module lights its last digit's point, which no time
 #            uses. The colon module has no spare mark: it shows an L in the first digit where
-#            that digit says nothing (blank in H:MM, a leading 0 in MM:SS: "L5:00", "L1:30");
-#            from 10:00 to 59:59 every digit is needed and only SET SET tells.
+#            that digit says nothing (blank in H:MM, a leading 0 in MM:SS: "L5:00", "L1:30").
+#            Where every digit is needed (10:00 to 59:59, and from 10 hours) the L takes the
+#            last digit instead, the one that matters least ("15:0L"): steadily on a side that
+#            does not run, every other second on the running side (even seconds shown), so its
+#            time is still seen to run. It never stands where it could be read as a figure of
+#            another time (an L first on "15:00" would read "L5:00", five minutes). Seconds and
+#            tenths from 10 s to 20 s ("15:3 ", their dark last digit says what they are) keep
+#            every digit.
 # Stages, delay and mute do not fit: the OLED shows them.
 #
 # Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
@@ -154,8 +160,8 @@ class SegScreen:
             if (lights is not None and lights.right == SLOW) or not _mark_lit(right):
                 _unmark(out, DIGITS)
             if status.battery_low:
-                self._low(out, 0, left.flagged)
-                self._low(out, DIGITS, right.flagged)
+                self._low(out, 0, left)
+                self._low(out, DIGITS, right)
         out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
 
@@ -232,12 +238,17 @@ class SegScreen:
                 break
             at -= 1
 
-    def _low(self, out, at, flagged):
-        """The low-battery sign on the module from `at` (see the top)."""
+    def _low(self, out, at, view):
+        """The low-battery sign on the module from `at`, which shows View `view` (see the top)."""
+        last = at + DIGITS - 1
         if self.points:
-            out[at + DIGITS - 1] |= _MARK
-        elif not flagged and (out[at] == 0 or out[at] == _ZERO):
+            out[last] |= _MARK
+        elif view.flagged:
+            return
+        elif out[at] == 0 or out[at] == _ZERO:
             out[at] = _LETTER_L
+        elif out[last] & _DIGITS_BITS and (not view.running or view.time_ms // 1000 % 2 == 0):
+            out[last] = (out[last] & _MARK) | _LETTER_L
 
     def _percent(self, out, at, percent):
         out[at] = _LETTER_B
