@@ -32,7 +32,7 @@ from hal import buttons
 from hal.battery import Gauge
 from hal.storage import problem_text
 from notation.errors import PresetError
-from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
+from ui.status import INFO_BATTERY, INFO_COUNTERS, START_HINT, Status
 
 # The clock's state is the game's phase (Game.state(): ready, running, paused, over; "interim"
 # is running with a flag shown) and a stack of overlays over it (app.menus: the preset menu, the
@@ -83,6 +83,8 @@ class ClockApp:
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
         self.gestures = act.Gestures(present, self.on_action, self._play_at_once, self._repeats)
+        # A screen whose ready screen changes by itself (the 7-segment modules' start hint).
+        self._hint_wait = getattr(screen, "until_hint", None)
         self.settings = Settings(hal.storage)
         self.presets = Presets(hal.storage)
         self.sounds = Sounds(hal.buzzer)
@@ -563,10 +565,13 @@ class ClockApp:
             status.first_flag_side = 1
         else:
             status.first_flag_side = -1
+        status.now = now
         if self._owed & _SAVE:
             status.message = _NO_SAVE
         elif state == OVER:
             status.message = _MESSAGES.get(game.reason(), "")
+        elif state == READY:
+            status.message = START_HINT
         else:
             status.message = ""
 
@@ -597,6 +602,8 @@ class ClockApp:
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
             wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
+        elif self._hint_wait is not None and not self.overlays and game.state() == READY:
+            wait = _sooner(wait, self._hint_wait(self.status, now))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
         overlays = self.overlays
