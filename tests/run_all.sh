@@ -7,7 +7,7 @@ BIN=.venv/bin
 failed=()
 
 echo "== tier 1: pytest under CPython"
-"$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
+"$BIN/pytest" -p no:cacheprovider || failed+=("pytest (exit $?)")  # -q: pyproject.toml
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
 "$BIN/micropython" tests/mprun.py core notation hal ui app faults serial || failed+=("micropython")
@@ -50,7 +50,7 @@ if bash tests/web/setup.sh; then
   done
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
-  "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+  "$BIN/pytest" -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
 else
   failed+=("browser tier set-up")
 fi
