@@ -342,6 +342,13 @@ class ClockApp:
         if not self._owed:
             self.store_problem = None
 
+    def save_now(self, now):
+        """Save the game in progress as of `now`, not waiting for the next 10 s save (the page
+        whose tab is hidden or closed: a reload then gives no time back)."""
+        if self.in_progress():
+            self._save(now)
+            self._pending &= ~_SAVE
+
     def flush(self, now):
         """The end of a pass that did something: save the game if it changed (_SAVE), or try
         again what the store refused.
