@@ -6,7 +6,8 @@
 # one: its `title`, `lines()` and `selected` (-1: none). The top one takes every button as
 # act(app, action, stamp) and acts on the app; closing it (app.close) shows exactly what lay
 # under it. `name` is the clock's state over serial while it is on top; `until` the stamp at
-# which it closes by itself (None: it stays).
+# which it closes by itself (None: it stays); repeats() whether PLUS or MINUS held down steps on
+# (never where a second press is a yes).
 from app import gestures as act
 from app.presets import PresetError
 from clock import display
