@@ -14,7 +14,7 @@ echo "== set-up: Mosquitto for the hall's tests (tests/hall/setup.sh)"
 bash tests/hall/setup.sh || failed+=("hall set-up (mosquitto)")
 
 echo "== tier 1: pytest under CPython"
-"$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
+"$BIN/pytest" -p no:cacheprovider || failed+=("pytest (exit $?)")  # -q: pyproject.toml
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
 "$BIN/micropython" tests/mprun.py core notation hal ui app faults serial hall || failed+=("micropython")
@@ -57,8 +57,8 @@ if bash tests/web/setup.sh; then
   done
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
-  "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
-  "$BIN/pytest" -q -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
+  "$BIN/pytest" -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
 else
   failed+=("browser tier set-up")
 fi

@@ -32,7 +32,7 @@ from hal import buttons
 from hal.battery import Gauge
 from hal.storage import problem_text
 from notation.errors import PresetError
-from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
+from ui.status import INFO_BATTERY, INFO_COUNTERS, START_HINT, Status
 
 # The clock's state is the game's phase (Game.state(): ready, running, paused, over; "interim"
 # is running with a flag shown) and a stack of overlays over it (app.menus: the preset menu, the
@@ -84,7 +84,9 @@ class ClockApp:
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
-        self.gestures = act.Gestures(present, self.on_action, self._play_at_once)
+        self.gestures = act.Gestures(present, self.on_action, self._play_at_once, self._repeats)
+        # A screen whose ready screen changes by itself (the 7-segment modules' start hint).
+        self._hint_wait = getattr(screen, "until_hint", None)
         self.settings = Settings(hal.storage)
         self.presets = Presets(hal.storage)
         self.sounds = Sounds(hal.buzzer)
@@ -153,6 +155,14 @@ class ClockApp:
     def _play_at_once(self):
         """PLAY acts at the press (the minimal board) only while a clock runs."""
         return self.game.state() == RUNNING and not self.overlays
+
+    def _repeats(self, action):
+        """Whether `action` held down acts again: PLUS and MINUS (the levers, on a board without
+        them) where the overlay on top steps through values, never over the clocks."""
+        overlays = self.overlays
+        if not overlays or (action <= act.LEVER_RIGHT and self.plus_minus):
+            return False
+        return overlays[-1].repeats()
 
     def state_name(self, now=None):
         """The clock's state as the serial protocol names it: the top overlay's, else the
@@ -334,6 +344,13 @@ class ClockApp:
         if not self._owed:
             self.store_problem = None
 
+    def save_now(self, now):
+        """Save the game in progress as of `now`, not waiting for the next 10 s save (the page
+        whose tab is hidden or closed: a reload then gives no time back)."""
+        if self.in_progress():
+            self._save(now)
+            self._pending &= ~_SAVE
+
     def flush(self, now):
         """The end of a pass that did something: save the game if it changed (_SAVE), or try
         again what the store refused.
@@ -406,7 +423,8 @@ class ClockApp:
         if state == READY or state == OVER:
             self.push(_menus().PresetMenu(self.presets, self.settings, self.chosen_index()), stamp)
         elif state == PAUSED:
-            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
+            digits = getattr(self.screen, "CELLS", 0) > 0  # the 7-segment modules
+            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus, digits)
             self.push(menu, stamp)
         elif not self._info:  # running: the counters a while; again: the battery; again: hide
             self._info = INFO_COUNTERS
@@ -572,10 +590,13 @@ class ClockApp:
             status.first_flag_side = 1
         else:
             status.first_flag_side = -1
+        status.now = now
         if self._owed & _SAVE:
             status.message = _NO_SAVE
         elif state == OVER:
             status.message = _MESSAGES.get(game.reason(), "")
+        elif state == READY:
+            status.message = START_HINT
         else:
             status.message = ""
 
@@ -606,6 +627,8 @@ class ClockApp:
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
             wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
+        elif self._hint_wait is not None and not self.overlays and game.state() == READY:
+            wait = _sooner(wait, self._hint_wait(self.status, now))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
         overlays = self.overlays

@@ -2,7 +2,7 @@
 # The 128x64 OLED screens: both clocks side by side, and text menus; only what changed is drawn.
 #
 # Layout, page-aligned so that a change touches as few SSD1306 pages as possible:
-#   page 0      counters per side: "#23 S2  P3"
+#   page 0      counters per side: "#23  BY 3", "#12    M8", "#45 S2"
 #   pages 1-4   the time in 7-segment digits, 32 px high; a flagged side is dark on a lit block
 #   page 5      the mark: a band the width of the half under the running side's time (filled),
 #               or, in a pause, under the side on move's (outlined: status.lights blinks SLOW)
@@ -256,17 +256,18 @@ class OledScreen:
     def _top(self, key, view):
         key[:] = _SPACES
         p = view.periods_left
-        m = view.moves_left
+        m = view.moves_left if p < 0 else -1  # in byo-yomi a period is one move: no "M1"
         right = 0
         if p >= 0:
-            right = 1 + _digits(p)
-        if m >= 0:
-            right += (1 if right else 0) + 1 + _digits(m)
+            right = 3 + _digits(p)  # "BY 3": byo-yomi periods, as go players count them
+        elif m >= 0:
+            right = 1 + _digits(m)
         moves = 1 + _digits(view.moves)
         if right and moves + 1 + right > _SLOT:
             moves = 0
-        stage = 1 + _digits(view.stage + 1) if view.stage > 0 else 0
-        if stage and (moves + 1 if moves else 0) + stage + (1 + right if right else 0) > _SLOT:
+        # The stage only where no count says where the player is (go's overtime, a quota do).
+        stage = 1 + _digits(view.stage + 1) if view.stage > 0 and not right else 0
+        if stage and (moves + 1 if moves else 0) + stage > _SLOT:
             stage = 0
         pos = 0
         if moves:
@@ -275,8 +276,8 @@ class OledScreen:
             _put_item(key, pos, 83, view.stage + 1)  # "S2": the second stage
         pos = _SLOT - right
         if p >= 0:
-            pos = _put_item(key, pos, 80, p) + 1  # "P3"
-        if m >= 0:
+            _put_int(key, _put(key, pos, b"BY ", 0, 3), p)
+        elif m >= 0:
             _put_item(key, pos, 77, m)  # "M12"
 
     def _aux(self, key, view, first):
