@@ -79,9 +79,9 @@ class Link:
         self._cmd = (base + "cmd").encode()
 
     def moved(self):
-        """The hall or the board changed: the next pass connects under the new topics."""
-        if self.online:
-            self._close()
+        """The hall, the board or the broker changed: the next pass connects under the new
+        topics (a connection under way is dropped too)."""
+        self._close()
         self._topics()
         self._retry_at = self.app.hal.ticks_ms()
 
