@@ -5,7 +5,9 @@
 #   MICROPYTHON_DIR=~/micropython ./firmware.sh [BOARD...]     (make firmware runs it)
 #
 # MICROPYTHON_DIR: a MicroPython v1.28.0 checkout with its submodules (git clone -b v1.28.0
-# https://github.com/micropython/micropython; then in ports/rp2: make BOARD=RPI_PICO submodules).
+# https://github.com/micropython/micropython; then in ports/rp2: make BOARD=RPI_PICO submodules,
+# and for the Wi-Fi board make BOARD=RPI_PICO_W submodules: cyw43-driver, lwIP and btstack).
+# A board file with WIFI = True is a Pico W: built as MicroPython's RPI_PICO_W, with umqtt.simple.
 # PICOTOOL_DIR (optional): a picotool 2.2.0 source checkout, built once into build/picotool, for
 # the UF2 step; without it the Pico SDK fetches picotool from GitHub itself.
 # The boards default to every board file (boards/*.py). manifest.py says what is frozen.
@@ -55,6 +57,20 @@ for board in "${BOARDS[@]}"; do
   [ -f "boards/$board.py" ] || die "no board $board (boards/$board.py)"
 done
 
+# The MicroPython board a clock board is built as (manifest.py reads WIFI = True the same way).
+port_board() {
+  if grep -qE '^WIFI = True\b' "boards/$1.py"; then echo RPI_PICO_W; else echo RPI_PICO; fi
+}
+for board in "${BOARDS[@]}"; do
+  [ "$(port_board "$board")" = RPI_PICO_W ] || continue
+  for sub in lib/cyw43-driver/src/cyw43.h lib/lwip/src/include/lwip/init.h \
+    lib/btstack/src/btstack.h; do
+    [ -f "$MP/$sub" ] || die "MICROPYTHON_DIR=$MP lacks the submodule ${sub%%/src/*} (no" \
+      "$sub), which RPI_PICO_W, the Pico W of $board, needs besides RPI_PICO's: fetch it" \
+      "(make -C $MP/ports/rp2 BOARD=RPI_PICO_W submodules)"
+  done
+done
+
 mkdir -p build
 JOBS=${JOBS:-$(nproc)}
 if [ -n "${PICOTOOL_DIR:-}" ]; then
@@ -72,10 +88,11 @@ fi
 echo "== mpy-cross (log: build/mpy-cross.log)"
 make -C "$MP/mpy-cross" -j"$JOBS" >build/mpy-cross.log 2>&1 || die "mpy-cross did not build:" \
   "see build/mpy-cross.log"
-OUT=$ROOT/build/rp2-RPI_PICO
 for board in "${BOARDS[@]}"; do
-  echo "== MicroPython $VERSION RPI_PICO with the clock for $board (log: build/firmware-$board.log)"
-  if ! CLOCK_BOARD=$board make -C "$MP/ports/rp2" BOARD=RPI_PICO BUILD="$OUT" \
+  PORT_BOARD=$(port_board "$board")
+  OUT=$ROOT/build/rp2-$PORT_BOARD
+  echo "== MicroPython $VERSION $PORT_BOARD with the clock for $board (log: build/firmware-$board.log)"
+  if ! CLOCK_BOARD=$board make -C "$MP/ports/rp2" BOARD="$PORT_BOARD" BUILD="$OUT" \
     FROZEN_MANIFEST="$ROOT/manifest.py" -j"$JOBS" >"build/firmware-$board.log" 2>&1; then
     tail -20 "build/firmware-$board.log" >&2
     die "the build for $board failed: see build/firmware-$board.log"

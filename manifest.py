@@ -8,8 +8,11 @@
 # main.py (a frozen main.py runs at every boot; the app's own way to the REPL stays: PLAY held
 # at power-on, or the REPL command). Modules copied later onto the file system take precedence
 # over the frozen ones, so flash.sh still installs a newer checkout on top. The port's own
-# modules come too: _boot.py mounts the file system.
+# modules come too: _boot.py mounts the file system. A Wi-Fi board (`WIFI = True` in its file,
+# built for RPI_PICO_W) also gets micropython-lib's umqtt.simple, which its hall link publishes
+# with (require() takes it from the MicroPython checkout's lib/micropython-lib).
 import os
+import re
 
 options.defaults(board=os.environ.get("CLOCK_BOARD", ""), root=os.getcwd())
 freeze("$(PORT_DIR)/modules")
@@ -35,6 +38,11 @@ def _base(path, target):
     return os.path.join(_ROOT, path[: len(path) - len(target)] or ".")
 
 
+def wifi_board(text):
+    """Whether a board file's text says WIFI = True (firmware.sh reads it the same way)."""
+    return re.search(r"^WIFI = True\b", text, re.M) is not None
+
+
 def _staged_board(pattern):
     """The board's file copied as board.py (module() freezes a file under its own name)."""
     if not options.board:
@@ -45,7 +53,10 @@ def _staged_board(pattern):
     folder = os.path.join(_ROOT, "build", "frozen-" + options.board)
     os.makedirs(folder, exist_ok=True)
     with open(source) as board, open(os.path.join(folder, "board.py"), "w") as copy:
-        copy.write(board.read())
+        text = board.read()
+        copy.write(text)
+    if wifi_board(text):
+        require("umqtt.simple")
     return folder
 
 

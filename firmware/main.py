@@ -81,6 +81,8 @@ def main():
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
     app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
+    if getattr(board, "WIFI", False):
+        wifi(app, select, hal.ticks_ms())  # long-lived as the app: built above the floor too
     global _floor
     _floor = None  # free runs at the bottom of the heap, for the frames of play
     gc.collect()
@@ -90,6 +92,25 @@ def main():
         hal.serial.close()
         hal.deinit()
         usb_serial.reboot_to_repl(machine, hal.storage)
+
+
+def wifi(app, select, now):
+    """A Pico W (board.WIFI) joins its hall's Wi-Fi and broker in the background of the loop
+    (app/hall_net.py); its chip is started here, before the first frame. Without the network
+    module or umqtt.simple (stock MicroPython for a Pico, say) it is a clock in no hall, and
+    HALL says why."""
+    from app import hall as halls
+
+    try:
+        import network
+        import socket
+        from umqtt.simple import MQTTClient
+    except ImportError as error:
+        halls.of(app).log("no Wi-Fi: %s" % error)
+        return
+    from app import hall_net
+
+    hall_net.start(app, network, socket, select, MQTTClient, now)
 
 
 def board_problem():

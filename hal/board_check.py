@@ -6,7 +6,7 @@ from hal import buttons
 
 # Every board has these; a display kind adds its own (both: name -> what it is, for the messages).
 _REQUIRED = ("NAME", "DISPLAY", "BUTTONS", "BUZZER", "BATTERY_ADC", "WATCHDOG_MS", "STORAGE_ROOT")
-_OPTIONAL = ("LEDS",)
+_OPTIONAL = ("LEDS", "WIFI")
 _KINDS = {
     "oled": ((), ("OLED_BUS",)),  # and its bus's, below
     "tm1637": (
@@ -40,6 +40,8 @@ _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported fr
 _MUST_HAVE = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 _LAST_GPIO = 29
 _ADC_GPIOS = (26, 27, 28, 29)
+# A Pico W's wireless chip (CYW43439) has these: power, SPI data, SPI select, SPI clock.
+_WIRELESS_GPIOS = (23, 24, 25, 29)
 # Whole numbers (a bool is refused): option, lowest, highest, what it is; checked where present.
 # MicroPython's rp2 WDT takes at most 8388 ms (the RP2040's 24-bit counter at 2 ticks a us).
 _NUMBERS = (
@@ -133,9 +135,10 @@ def _values(board, where):
             where + "STORAGE_ROOT is %r, not an absolute folder path such as '/data' (no '.', "
             "'..' or '//', no '/' at the end)" % (root,)
         )
-    points = getattr(board, "TM1637_POINTS", False)
-    if type(points) is not bool:
-        raise BoardError(where + "TM1637_POINTS is %r, not True or False" % (points,))
+    for option in ("TM1637_POINTS", "WIFI"):
+        value = getattr(board, option, False)
+        if type(value) is not bool:
+            raise BoardError(where + "%s is %r, not True or False" % (option, value))
 
 
 def _bad_path(path):
@@ -191,6 +194,13 @@ def _pins(board, where):
             raise BoardError(where + "BUTTONS has no %s" % buttons.NAMES[button])
     if getattr(board, "LEDS", None) is not None:
         _mapping(board, "LEDS", taken, where, (buttons.LEFT, buttons.RIGHT))
+    if getattr(board, "WIFI", False):
+        for gpio in _WIRELESS_GPIOS:
+            if gpio in taken:
+                raise BoardError(
+                    where + "%s is GP%d, a pin of the Pico W's wireless chip (GP23, GP24, GP25, "
+                    "GP29: WIFI is True)" % (taken[gpio], gpio)
+                )
 
 
 def _mapping(board, option, taken, where, keys):

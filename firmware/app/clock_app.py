@@ -76,6 +76,7 @@ _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the cl
 
 class ClockApp:
     hall = None  # app.hall's Hall, once the clock has a board number, a command or a link
+    net_note = ""  # a Wi-Fi clock's word for the status line (app.hall_net: NET, NO NET)
 
     def __init__(self, hal, present, screen, now, record=None):
         # Every game writes its record here: set aside first (main.py makes it before its
@@ -596,9 +597,13 @@ class ClockApp:
         elif state == OVER:
             status.message = _MESSAGES.get(game.reason(), "")
         elif state == READY:
-            status.message = START_HINT
-        else:
+            # How to start; a Wi-Fi clock says instead whether it is on its hall's broker,
+            # which an arbiter checks before the round.
+            status.message = self.net_note or START_HINT
+        elif state == PAUSED:
             status.message = ""
+        else:
+            status.message = self.net_note
 
     def due(self, now):
         """Whether a pass at `now` has anything to do for the app (without an edge or a

@@ -23,7 +23,7 @@ HELP = (
     "SET MUTE ON|OFF             sound off or on",
     "SET BOARD <n>               this clock's board number in the hall (1 to 9999; 0: none)",
     "SET HALL <name>             the hall's name (letters, digits, - and _)",
-    "SET BROKER <host> [<port> [<user> <password>]]  the MQTT broker (a Wi-Fi clock)",
+    "SET BROKER <address> [<port> [<user> <password>]]  the MQTT broker (a Wi-Fi clock)",
     "SET WIFI <ssid> [<password>]  the Wi-Fi network (a Wi-Fi clock)",
     "HALL                        board, hall, broker and link as JSON",
     "HALL CMD <json>             obey an arbiter's command (the hall gateway), answer as JSON",

@@ -95,12 +95,14 @@ def of(app):
 
 class Hall:
     """The board number, the hall, and the commands; `link` (app/hall_link.py) when the clock
-    itself is on a broker. The main loop calls wake_by, take and send at every pass."""
+    itself is on a broker, and `net` (app/hall_net.py) when it reaches it over Wi-Fi. The main
+    loop calls wake_by, take and send at every pass."""
 
     def __init__(self, app, settings=None):
         self.app = app
         self.settings = settings if settings is not None else HallSettings(app.hal.storage)
         self.link = None
+        self.net = None
         self.notes = []  # the last few log lines, newest last
         self.say = None  # where a log line also goes (the desktop's stderr), or None
         self._start_at = -1  # the stamp of a scheduled start, or -1
@@ -122,10 +124,16 @@ class Hall:
         return self.settings.get("seq")
 
     def set(self, **changes):
-        """Store settings (OSError: nothing changes); a link moves to the new topics."""
+        """Store settings (OSError: nothing changes); a link moves to the new topics or broker,
+        a Wi-Fi clock joins the new network."""
         self.settings.store(**changes)
-        if self.link is not None and ("hall" in changes or "board" in changes):
-            self.link.moved()
+        if self.net is not None and "ssid" in changes:
+            self.net.rejoin(self.app.hal.ticks_ms())
+        elif self.link is not None:
+            for key in ("hall", "board", "broker", "port", "user", "password"):
+                if key in changes:
+                    self.link.moved()
+                    break
 
     def log(self, text):
         notes = self.notes
@@ -144,6 +152,9 @@ class Hall:
         link = self.link
         if link is not None:
             until = link.wake_by(until, now)
+        net = self.net
+        if net is not None:
+            until = net.wake_by(until, now)
         return until
 
     def take(self, now):
@@ -155,10 +166,17 @@ class Hall:
         link = self.link
         if link is not None and link.take(now):
             changed = True
+        net = self.net
+        if net is not None and net.take(now):  # the status line's word changed
+            changed = True
         return changed
 
     def send(self, now):
-        """After the frame and the save: what the link has to send, a message at most."""
+        """After the frame and the save: a step of the network's, then what the link has to
+        send, a message at most."""
+        net = self.net
+        if net is not None:
+            net.step(now)
         link = self.link
         if link is not None:
             link.send(now)

@@ -8,7 +8,8 @@ from hal.storage import problem_text
 _USAGE = {
     "BOARD": "SET BOARD <n> (1 to %d; 0: none)" % halls.MAX_BOARD,
     "HALL": "SET HALL <name> (letters, digits, - and _)",
-    "BROKER": "SET BROKER <host> [<port> [<user> <password>]]",
+    "BROKER": "SET BROKER <address> [<port> [<user> <password>]] (an IPv4 address, as"
+    " 192.168.1.10: a name would need a DNS lookup, which stops the clock for seconds)",
     "WIFI": "SET WIFI <ssid> [<password>]",
 }
 
@@ -49,7 +50,9 @@ def _changes(what, rest):
             return None
     words = rest.split()
     if what == "BROKER":
-        if not 1 <= len(words) <= 4 or len(words) == 3:
+        from app.hall_mqtt import ipv4
+
+        if not 1 <= len(words) <= 4 or len(words) == 3 or not ipv4(words[0]):
             return None
         port = words[1] if len(words) > 1 else "1883"
         if not port.isdigit() or not 0 < int(port) < 65536:
@@ -85,6 +88,7 @@ def hall(channel, app, text, now):
                     "user": settings.get("user"),
                     "wifi": settings.get("ssid"),
                     "link": None if link is None else link.status(),
+                    "net": None if hall.net is None else hall.net.status(),
                     "notes": hall.notes,
                 }
             )

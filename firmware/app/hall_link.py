@@ -14,6 +14,9 @@
 # `dropped`); the main loop hands the link a pass after the frame and the save, and each pass
 # sends one message at most, so a press never waits for the broker and a pass with nothing
 # to send allocates nothing. A broker that is down is tried again after 2 s, then up to 60 s.
+# A transport may connect in steps (the Wi-Fi board's, app/hall_mqtt.py): its connect() raises
+# OSError(EINPROGRESS) while under way and is called again 0.1 s later. On a Wi-Fi clock `net`
+# (app/hall_net.py) says whether the network is up: the link connects only while it is.
 import json
 from array import array
 
@@ -29,10 +32,14 @@ _ANSWERS = const(4)  # answers waiting to go; more drop the oldest
 HEARTBEAT_MS = const(5000)
 RETRY_MS = const(2000)
 _RETRY_MAX_MS = const(60000)
+_STEP_MS = const(100)  # the next step of a connection under way
+_EINPROGRESS = const(115)  # as errno has it, on MicroPython and Linux
 OFFLINE = b'{"online": false}'
 
 
 class Link:
+    net = None  # a Wi-Fi clock's network (app/hall_net.py): connect only while net.up
+
     def __init__(self, hall, transport, now):
         self.hall = hall
         app = self.app = hall.app
@@ -72,11 +79,23 @@ class Link:
         self._cmd = (base + "cmd").encode()
 
     def moved(self):
-        """The hall or the board changed: the next pass connects under the new topics."""
-        if self.online:
-            self._close()
+        """The hall, the board or the broker changed: the next pass connects under the new
+        topics (a connection under way is dropped too)."""
+        self._close()
         self._topics()
         self._retry_at = self.app.hal.ticks_ms()
+
+    def retry(self, now):
+        """The network came up: connect at the next pass, the backoff started over."""
+        self._retry_at = now
+        self._retry_ms = RETRY_MS
+
+    def lost(self, why, now):
+        """The network went: the connection is closed (a socket would notice only later)."""
+        if self.online:
+            self._lost(OSError(why), now)
+        else:
+            self._close()
 
     def status(self):
         return {
@@ -119,6 +138,9 @@ class Link:
 
     def wake_by(self, until, now):
         if not self.online:
+            net = self.net
+            if net is not None and not net.up:
+                return until
             at = self._retry_at
         elif self._answers or self._dirty or self._count or self._unlogged() or self._ready():
             return now
@@ -166,7 +188,8 @@ class Link:
         """One message, if one is due: an answer, the state, an event, record entries, a
         heartbeat, in that order. Not online: a connection, when its time has come."""
         if not self.online:
-            if ticks.diff(now, self._retry_at) >= 0:
+            net = self.net
+            if (net is None or net.up) and ticks.diff(now, self._retry_at) >= 0:
                 self._connect(now)
             return
         try:
@@ -274,6 +297,9 @@ class Link:
             transport.subscribe(self._cmd)
             self._publish(self._alive, b'{"online": true, "now": %d}' % now, True)
         except Exception as error:
+            if isinstance(error, OSError) and error.args and error.args[0] == _EINPROGRESS:
+                self._retry_at = ticks.add(now, _STEP_MS)  # under way: its next step soon
+                return
             self._close()
             if not self._said_down:
                 self.hall.log("broker: %s; trying again" % _why(error))

@@ -415,3 +415,20 @@ def test_the_spi_pins_are_those_the_rp2040_routes_to_the_block():
     for block, sck, mosi in ((0, 6, 7), (0, 22, 23), (1, 10, 11), (1, 26, 27)):
         board = check(spi_variant(SPI_ID=block, SPI_SCK=sck, SPI_MOSI=mosi, OLED_RES=8))
         assert (board.SPI_SCK, board.SPI_MOSI) == (sck, mosi)
+
+
+def test_a_wifi_board_keeps_off_the_wireless_chips_pins():
+    from boards import picow_oled
+
+    assert check(picow_oled).WIFI is True and picow_oled.BATTERY_ADC == 28
+    assert check(variant(WIFI=False)).BATTERY_ADC == 29  # a plain Pico: GP29 is VSYS's alone
+    assert refused(variant(WIFI=1)) == "board good: WIFI is 1, not True or False"
+    assert refused(variant(WIFI=True)) == (
+        "board good: BATTERY_ADC is GP29, a pin of the Pico W's wireless chip (GP23, GP24, GP25,"
+        " GP29: WIFI is True)"
+    )
+    assert refused(variant(WIFI=True, BATTERY_ADC=None, LEDS={b.LEFT: 20, b.RIGHT: 25})) == (
+        "board good: LEDS[right] is GP25, a pin of the Pico W's wireless chip (GP23, GP24, GP25,"
+        " GP29: WIFI is True)"
+    )
+    assert check(variant(WIFI=True, BATTERY_ADC=28)).WIFI is True

@@ -2,7 +2,9 @@
 # firmware/main.py as the board runs it, under the MicroPython unix port with the fake machine:
 # a board.py the clock cannot be built from is refused in one line at the REPL, whichever option
 # is wrong, before its pins or its storage are touched; PLAY held at power-on leaves the board at
-# the REPL.
+# the REPL; a Wi-Fi board starts its chip and joins at boot, and plays on without a chip or
+# without MicroPython's network module.
+import json
 import os
 import subprocess
 
@@ -97,3 +99,71 @@ def test_a_refused_board_is_refused_even_with_play_held(tmp_path):
         "clock: board.py refused: board pico_oled: I2C_FREQ is 'fast', not a frequency in Hz "
         "(10000..1000000)"
     ]
+
+
+WIFI_BOOT = """
+import sys
+sys.path[:0] = [%r, %r, %r, %r, %r]
+from fakes import fake_machine
+sys.modules["machine"] = fake_machine
+fake_machine.bus(0).attach(0x3C, __import__("fakes.panels").panels.Ssd1306Panel())
+import time
+from fakes.fake_network import Air
+air = Air(time.ticks_ms, chip=%r)
+air.open("hall-net", "s3cret-key")
+if %r:
+    sys.modules["network"] = air
+import main
+print("calls", [name for _, name in air.calls])
+"""
+
+
+def wifi_boot(tmp_path, chip=True, network=True):
+    """picow_oled's main.py with a Wi-Fi network and broker stored, asked HALL, then REPL."""
+    import sys
+
+    sys.path.insert(0, os.path.join(ROOT, "tests", "hall"))
+    from broker_support import umqtt_path
+
+    if umqtt_path() is None:
+        pytest.skip("no umqtt.simple (tests/hall/setup.sh fetches it)")
+    with open(os.path.join(ROOT, "boards", "picow_oled.py")) as source:
+        (tmp_path / "board.py").write_text(source.read().replace('"/data"', repr(str(tmp_path))))
+    (tmp_path / "hall.txt").write_text(
+        "hall = club\nboard = 12\nbroker = 192.168.4.1\nssid = hall-net\nwifi = s3cret-key\n"
+    )
+    folders = (str(tmp_path), ROOT + "/firmware", ROOT, ROOT + "/tests", umqtt_path())
+    done = subprocess.run(
+        [MICROPYTHON, "-c", WIFI_BOOT % (folders + (chip, network))],
+        input="HALL\nREPL\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    hall, left, calls = done.stdout.splitlines()
+    assert hall.startswith("OK ") and left == "OK leaving for the REPL", done.stdout
+    return json.loads(hall[3:]), calls
+
+
+def test_a_wifi_board_starts_its_chip_and_joins_at_boot(tmp_path):
+    hall, calls = wifi_boot(tmp_path)
+    assert calls.startswith("calls ['active', 'connect'"), calls  # at boot, then watched
+    assert hall["net"] == {"state": "joining", "joins": 1} and hall["wifi"] == "hall-net"
+    assert hall["link"]["online"] is False and hall["notes"] == []
+
+
+def test_a_wifi_board_without_its_chip_plays_and_says_why(tmp_path):
+    hall, calls = wifi_boot(tmp_path, chip=False)
+    assert calls == "calls ['active', 'connect']"  # and never again
+    assert hall["net"] == {"state": "no chip", "joins": 1}
+    assert hall["notes"] == [
+        "Wi-Fi: the wireless chip did not start ([Errno 1] EPERM); the clock plays on"
+    ]
+
+
+def test_a_wifi_board_on_a_firmware_without_network_is_a_clock_in_no_hall(tmp_path):
+    hall, calls = wifi_boot(tmp_path, network=False)
+    assert calls == "calls []" and hall["net"] is None and hall["link"] is None
+    assert hall["notes"] == ["no Wi-Fi: no module named 'network'"]

@@ -7,6 +7,8 @@ from app.hall_link import Link
 from harness import Clock
 
 TOPIC = "clock/club/12/"
+SSID = "hall-net"
+KEY = "s3cret-key"
 
 
 def hall_clock(transport, preset="Blitz 5+3", start=1000):
@@ -14,6 +16,30 @@ def hall_clock(transport, preset="Blitz 5+3", start=1000):
     hall = halls.of(clock.app)
     hall.set(hall="club", board=12)
     hall.link = Link(hall, transport, start)
+    return clock
+
+
+def wifi_clock(air=None, stored=True, chip=True, start=1000):
+    """Board 12 of hall club on a Wi-Fi clock (app/hall_net.py), as main.py makes it, on a fake
+    network (`air`: one with the hall's access point, by default) and a broker in memory
+    (clock.broker, clock.transport), with a Wi-Fi network stored (or not)."""
+    from app import hall_net
+    from fakes.fake_mqtt import FakeBroker, FakeTransport
+    from fakes.fake_network import Air
+
+    clock = Clock(preset="Blitz 5+3", start=start)
+    hall = halls.of(clock.app)
+    if stored:
+        hall.set(hall="club", board=12, ssid=SSID, wifi=KEY, broker="192.168.4.1")
+    else:
+        hall.set(hall="club", board=12)
+    if air is None:
+        air = Air(lambda: clock.hal.now, chip)
+        air.open(SSID, KEY)
+    clock.air = air
+    clock.broker = FakeBroker()
+    clock.transport = FakeTransport(clock.broker)
+    clock.net = hall_net.attach(hall, air, clock.transport, clock.hal.now)
     return clock
 
 

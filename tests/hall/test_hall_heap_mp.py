@@ -90,3 +90,18 @@ def test_a_press_with_a_link_allocates_nothing_till_the_frame_is_drawn():
     sending = locked_passes(clock, 40)
     assert clock.app.game.plies() == 2
     assert 6000 in sending and 9000 in sending  # the state, then the event, after each press
+
+
+def test_a_wifi_clock_on_its_broker_allocates_nothing_but_its_messages():
+    from hall_clock import wifi_clock
+
+    clock = wifi_clock()
+    clock.press(b.RIGHT, 8000)
+    settle(clock, 9000)
+    assert clock.net.up and clock.app.hall.link.online
+    clock.air.record = False
+    start = clock.hal.now
+    sending = locked_passes(clock, 300)  # the network's status polled every 5 s among them
+    elapsed = clock.hal.now - start
+    assert elapsed > 60000 and clock.net.up, elapsed
+    assert len(sending) <= elapsed // 5000 + 1, (len(sending), elapsed)

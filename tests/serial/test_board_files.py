@@ -62,6 +62,7 @@ def test_the_board_layout():
         "pico_ssd1309",
         "pico_ssd1309_spi",
         "pico_tm1637",
+        "picow_oled",
     ]
     installed = manifest.installed("pico_oled")
     assert installed[-2:] == [

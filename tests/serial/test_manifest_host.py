@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # manifest.py (make firmware) freezes exactly what flash.sh installs for a board: every module
 # board_files.txt compiles, the board file as board.py and main.py, each under the name it has on
-# the board; nothing else of the project. Read without MicroPython's tools: the manifest is run
-# with recording stand-ins for freeze() and module().
+# the board; nothing else of the project; for a Wi-Fi board, micropython-lib's umqtt.simple. Read
+# without MicroPython's tools: the manifest is run with recording stand-ins for freeze(),
+# module() and require().
 import os
 
 import board_files
@@ -19,9 +20,11 @@ class Options:
             self.__dict__.setdefault(name, value)
 
 
-def frozen(board):
-    """(port folders frozen whole, {target on the board: the file frozen})"""
+def frozen(board, required=None):
+    """(port folders frozen whole, {target on the board: the file frozen}); the packages
+    required from micropython-lib go in `required`."""
     folders, files = [], {}
+    required = [] if required is None else required
 
     def module(path, base_path="."):
         assert path not in files, "frozen twice: " + path
@@ -29,6 +32,7 @@ def frozen(board):
 
     scope = {"options": Options(board=board, root=ROOT), "module": module}
     scope["freeze"] = lambda path, script=None, opt=None: folders.append(path)
+    scope["require"] = lambda name, **options: required.append(name)
     with open(os.path.join(ROOT, "manifest.py")) as manifest:
         exec(manifest.read(), scope)
     return folders, files
@@ -57,3 +61,21 @@ def test_a_board_that_does_not_exist_is_named():
         frozen("pico_nothing")
     with pytest.raises(ValueError, match="CLOCK_BOARD names the board"):
         frozen("")
+
+
+def test_a_wifi_board_gets_umqtt_simple_and_no_other_board_does():
+    import importlib
+    import sys
+
+    sys.path[:0] = [os.path.join(ROOT, "sim", "shim"), os.path.join(ROOT, "firmware")]
+    try:
+        for board in [name for name, _ in board_files.read(ROOT).board_files()]:
+            required = []
+            frozen(board, required)
+            wifi = getattr(importlib.import_module("boards." + board), "WIFI", False)
+            assert required == (["umqtt.simple"] if wifi else []), board
+    finally:
+        del sys.path[:2]
+    required = []
+    frozen("picow_oled", required)
+    assert required == ["umqtt.simple"]

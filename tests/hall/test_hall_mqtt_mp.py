@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: MIT
+# The Wi-Fi clock's broker connection (app/hall_mqtt.py) on the unix port's real sockets, against
+# a listening socket of the test that plays the broker byte by byte: the connection made in steps
+# that return at once, MQTT's CONNECT as the spec writes it, a refusal, a broker that never
+# answers (5 s of the clock's time, not of the test's), a SUBACK and a command read through
+# umqtt.simple, and a packet cut short that costs 0.25 s at most.
+import select
+import socket
+import sys
+import time
+
+sys.path.append(__file__.rsplit("/", 2)[0] + "/../build/umqtt")  # tests/hall/setup.sh's
+from umqtt.simple import MQTTClient  # noqa: E402
+
+from app.hall_mqtt import BrokerError, Transport, ipv4  # noqa: E402
+from support import raises  # noqa: E402
+
+
+class Settings:
+    def __init__(self, **values):
+        self.values = values
+
+    def get(self, key):
+        return self.values.get(key)
+
+
+class Hall:
+    name = "club"
+    board = 12
+
+    def __init__(self, port, **more):
+        values = {"broker": "127.0.0.1", "port": port, "user": "clock-12", "password": "pw"}
+        values.update(more)
+        self.settings = Settings(**values)
+
+
+class Server:
+    """A listening socket on 127.0.0.1; `take()` accepts the clock's connection."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.port = _bind(self.sock)
+        self.sock.listen(1)
+        self.peer = None
+
+    def take(self):
+        self.peer = self.sock.accept()[0]
+        self.peer.settimeout(2)
+        return self.peer
+
+    def sent(self):
+        """Whether the clock's bytes wait to be read."""
+        poller = select.poll()
+        poller.register(self.peer, select.POLLIN)
+        return bool(poller.poll(0))
+
+    def read(self, n):
+        return self.peer.read(n)
+
+    def close(self):
+        if self.peer is not None:
+            self.peer.close()
+        self.sock.close()
+
+
+def _bind(sock):
+    # The unix port's sockets have no getsockname(): a free port of a range, bound.
+    for port in range(42100, 42400):
+        try:
+            sock.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+            return port
+        except OSError:
+            continue
+    raise AssertionError("no free port")
+
+
+def transport(port, clock, **more):
+    found = Transport(Hall(port, **more), MQTTClient, socket, select, lambda: clock[0])
+    found.set_last_will(b"clock/club/12/alive", b'{"online": false}', True)
+    found.set_callback(lambda topic, msg: clock.append((bytes(topic), bytes(msg))))
+    return found
+
+
+def step(link, clock, ms=100):
+    """The link's next step 0.1 s of the clock's time later; its result ('wait' while under
+    way). Each returns at once: it is timed in real time."""
+    clock[0] += ms
+    start = time.ticks_us()
+    try:
+        return link.connect()
+    except OSError as error:
+        if error.args and error.args[0] == 115:
+            return "wait"
+        raise
+    finally:
+        assert time.ticks_diff(time.ticks_us(), start) < 50000
+
+
+def test_connect_in_steps_then_subscribe_and_a_command_through_umqtt():
+    server = Server()
+    clock = [1000]
+    link = transport(server.port, clock)
+    assert step(link, clock) == "wait"  # the TCP connect started, never waited for
+    server.take()
+    while not server.sent():  # the socket found writable, the CONNECT written
+        assert step(link, clock) == "wait" and clock[0] < 3000
+        time.sleep_ms(2)
+    connect = server.read(2)
+    assert connect[0] == 0x10
+    body = server.read(connect[1])
+    client_id = b"clock-club-12"
+    will = b"clock/club/12/alive"
+    expected = b"\x00\x04MQTT\x04" + bytes([0x02 | 0x04 | 0x20 | 0x80 | 0x40]) + b"\x00\x1e"
+    expected += b"\x00\x0d" + client_id + b"\x00\x13" + will + b'\x00\x11{"online": false}'
+    expected += b"\x00\x08clock-12\x00\x02pw"
+    assert body == expected, body
+    assert step(link, clock) == "wait"  # no CONNACK yet
+    server.peer.write(b"\x20\x02\x00\x00")
+    time.sleep_ms(20)
+    assert step(link, clock) == 0
+    link.subscribe(b"clock/club/12/cmd")
+    sub = server.read(2)
+    assert sub[0] == 0x82
+    assert server.read(sub[1]) == b"\x00\x01\x00\x11clock/club/12/cmd\x00"
+    assert not link.waiting()
+    # the SUBACK, then a command (one write: Nagle would hold a second back for 40 ms)
+    server.peer.write(b"\x90\x03\x00\x01\x00\x30\x19\x00\x11clock/club/12/cmd{}\x0a\x0a\x0a\x0a")
+    time.sleep_ms(20)
+    assert link.waiting()
+    link.check_msg()  # the SUBACK
+    assert link.waiting()
+    link.check_msg()  # the command, through umqtt.simple
+    assert clock[1:] == [(b"clock/club/12/cmd", b"{}\n\n\n\n")]
+    link.publish(b"clock/club/12/state", b"{}", True)
+    assert server.read(4) == b"\x31\x17\x00\x13"
+    link.disconnect()
+    assert server.read(50)[-2:] == b"\xe0\x00"
+    server.close()
+
+
+def test_a_packet_cut_short_costs_a_quarter_second_at_most():
+    server = Server()
+    clock = [0]
+    link = transport(server.port, clock)
+    step(link, clock)
+    server.take()
+    while not server.sent():
+        step(link, clock)
+        time.sleep_ms(2)
+    server.peer.write(b"\x20\x02\x00\x00")
+    time.sleep_ms(20)
+    assert step(link, clock) == 0
+    server.peer.write(b"\x30\x40\x00\x11clock/club/12/cmd")  # 64 bytes announced, 19 sent
+    time.sleep_ms(20)
+    assert link.waiting()
+    start = time.ticks_ms()
+    raises(OSError, link.check_msg)
+    took = time.ticks_diff(time.ticks_ms(), start)
+    assert 200 <= took < 400, took
+    link.disconnect()
+    server.close()
+
+
+def test_a_broker_that_refuses_or_never_answers_is_said_and_closed():
+    clock = [0]
+    closed = Server()
+    port = closed.port
+    closed.close()  # nothing listens there now
+    link = transport(port, clock)
+    result = "wait"
+    while result == "wait":
+        time.sleep_ms(5)
+        try:
+            result = step(link, clock)
+        except BrokerError as error:
+            result = str(error)
+    assert result == "refused" and link.sock is None
+    server = Server()
+    link = transport(server.port, clock)
+    step(link, clock)
+    server.take()
+    error = None
+    while error is None:
+        try:
+            step(link, clock)
+        except BrokerError as found:
+            error = found
+    assert str(error) == "no CONNACK in 5 s" and link.sock is None
+    server.close()
+    server = Server()
+    link = transport(server.port, clock)
+    step(link, clock)
+    server.take()
+    while not server.sent():
+        step(link, clock)
+        time.sleep_ms(2)
+    server.peer.write(b"\x20\x02\x00\x05")  # not authorised
+    time.sleep_ms(20)
+    assert str(raises(BrokerError, step, link, clock)) == "refused: not authorised"
+    server.close()
+    for host, said in (("hall.local", "the broker hall.local is not an IPv4 address"),):
+        link = transport(1883, clock, broker=host)
+        assert str(raises(BrokerError, step, link, clock)) == said
+
+
+def test_ipv4_addresses():
+    assert ipv4("192.168.1.10") and ipv4("10.0.0.1") and not ipv4("10.0.0.256")
+    assert not ipv4("hall.local") and not ipv4("1.2.3") and not ipv4("1.2.3.4.5")
+    assert not ipv4("1.2.3.-4") and not ipv4("")
