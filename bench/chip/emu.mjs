@@ -5,8 +5,10 @@
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
 //                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV] [--leds PIN,PIN]
+//                [--ht1621 CS,WR,DATA;CS,WR,DATA]
 //
-// Time is emulated: 8 ns a cycle (125 MHz); a core asleep (WFI/WFE) skips to the next alarm.
+// Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
+// asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
 // The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
 // so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
@@ -14,6 +16,9 @@
 // frames), the running-side lights' levels (--leds), the core's sleeps of 2 ms or more (the
 // main loop between passes), flash erases and programs, and resets are kept as events with
 // their emulated ms, taken by {"op": "events"}.
+//
+// Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
+// and lights show (meter.mjs) come with every answer.
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
@@ -23,9 +28,13 @@ import net from 'net';
 import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
+import { ClockTree } from './clocks.mjs';
+import { decoder as ht1621 } from './ht1621.mjs';
+import { Meter } from './meter.mjs';
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
+  ht1621: '',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -103,8 +112,11 @@ let resetAsked = false;
 let stopSlice = false;
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
+const clocks = new ClockTree();
+const meter = new Meter(nowNs);
 function event(record) {
   record.t = +nowMs().toFixed(4);
+  meter.observe(record);
   events.push(record);
   if (events.length > 200000) events.splice(0, 100000);
 }
@@ -121,6 +133,7 @@ function resolve(pin) {
   else if (gpio.pulldownEnabled && !gpio.pullupEnabled) value = 0;
   else value = level[pin];
   if (value !== level[pin]) {
+    clocks.pin(pin, value, level[pin]);
     level[pin] = value;
     if (ledPins.has(pin) && gpio.outputEnable) event({ ev: 'led', pin, on: value });
     for (const listener of listeners) listener(pin);
@@ -299,6 +312,11 @@ for (const pair of opts.tm1637 ? opts.tm1637.split(';') : []) {
   modules.push(tm);
 }
 
+// ---------------------------------------------------------------- HT1621 LCD modules
+for (const [mod, spec] of (opts.ht1621 ? opts.ht1621.split(';') : []).entries()) {
+  listeners.push(ht1621(mod, spec.split(',').map(Number), (pin) => level[pin], event));
+}
+
 // ---------------------------------------------------------------- USB serial
 const serial = new net.Socket({ fd: parseInt(opts['serial-fd']), readable: true, writable: true });
 let toChip = Buffer.alloc(0);
@@ -351,6 +369,11 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) mcu.gpio[pin].addListener(() => resolve(pin));
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
+  clocks.attach(mcu, nowNs, event);
+  if (oled && !oled.metered) {
+    meter.watchOled(oled);
+    oled.metered = true;
+  }
   // ADC3 reads VSYS through the Pico's 1/3 divider (12 bits, 3.3 V full scale).
   mcu.adc.channelValues[3] = Math.round((parseFloat(opts.vsys) / 3 / 3300) * 4095);
   if (oled) oled.reset();
@@ -388,20 +411,28 @@ function slice(limitNs) {
   const core = mcu.core;
   stopSlice = false;
   for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
-    if (core.waiting) {
+    if (clocks.dormant) {
+      // Every clock stops, the timer and the watchdog too: time passes outside the chip.
+      const skip = clocks.dormantSkip(nowNs(), limitNs);
+      clocks.waited(skip);
+      baseNs += skip;
+    } else if (core.waiting) {
       if (asleepSince === null) asleepSince = nowNs();
       let skip = clock.nanosToNextAlarm;
       if (skip <= 0) skip = 1e6;
-      clock.tick(Math.min(skip, limitNs - nowNs()));
+      skip = Math.min(skip, limitNs - nowNs());
+      clocks.waited(skip);
+      clock.tick(skip);
     } else {
       if (asleepSince !== null) {
         // The main loop's sleeps between passes; not the microsecond waits inside one.
         if (nowNs() - asleepSince >= SLEPT_NS) event({ ev: 'slept', from: +(asleepSince / 1e6).toFixed(4) });
         asleepSince = null;
       }
-      const ns = core.executeInstruction() * CYCLE_NS;
+      const ns = core.executeInstruction() * clocks.cycleNs;
       clock.tick(ns);
       execNs += ns;
+      clocks.executed(ns);
     }
   }
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
@@ -459,7 +490,13 @@ function next() {
     return done({ error: `not JSON: ${line}` });
   }
   if (command.op !== 'free') freeRunning = false;
-  const status = () => ({ t: +nowMs().toFixed(4), exec_ms: +(execNs / 1e6).toFixed(4), resets });
+  const status = () => ({
+    t: +nowMs().toFixed(4),
+    exec_ms: +(execNs / 1e6).toFixed(4),
+    resets,
+    ...clocks.status(),
+    ...meter.status(),
+  });
   switch (command.op) {
     case 'run':
       return runFor(command.ms, () => done(status()));
