@@ -6,13 +6,16 @@ from hal import buttons
 
 # Every board has these; a display kind adds its own (both: name -> what it is, for the messages).
 _REQUIRED = ("NAME", "DISPLAY", "BUTTONS", "BUZZER", "BATTERY_ADC", "WATCHDOG_MS", "STORAGE_ROOT")
-_OPTIONAL = ("LEDS",)
+# VBUS_SENSE: the pin that reads USB power (GP24 on a Pico): on battery the loop sleeps lightly.
+_OPTIONAL = ("LEDS", "VBUS_SENSE", "BATTERY_CELLS", "PLAY_UA", "LED_FLASH_MS")
 _KINDS = {
     "oled": (("I2C_ID", "I2C_SDA", "I2C_SCL", "I2C_FREQ", "OLED_ADDRESS"), ()),
     "tm1637": (
         ("TM1637_LEFT_CLK", "TM1637_LEFT_DIO", "TM1637_RIGHT_CLK", "TM1637_RIGHT_DIO"),
         ("TM1637_DELAY_US", "TM1637_POINTS"),
     ),
+    # two HT1621 modules: a CS each, WR and DATA shared
+    "lcd": (("LCD_LEFT_CS", "LCD_RIGHT_CS", "LCD_WR", "LCD_DATA"), ()),
 }
 # Options that name one GPIO; BUTTONS and LEDS map keys to GPIOs.
 _PINS = (
@@ -22,6 +25,11 @@ _PINS = (
     "TM1637_LEFT_DIO",
     "TM1637_RIGHT_CLK",
     "TM1637_RIGHT_DIO",
+    "LCD_LEFT_CS",
+    "LCD_RIGHT_CS",
+    "LCD_WR",
+    "LCD_DATA",
+    "VBUS_SENSE",
     "BUZZER",
     "BATTERY_ADC",
 )
@@ -37,6 +45,9 @@ _NUMBERS = (
     ("I2C_FREQ", 10000, 1000000, "a frequency in Hz (10000..1000000)"),
     ("OLED_ADDRESS", 0x08, 0x77, "a 7-bit I2C address 0x08..0x77 (OLEDs: 0x3C or 0x3D)"),
     ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
+    ("BATTERY_CELLS", 2, 3, "a number of AA cells in series (2 or 3)"),
+    ("PLAY_UA", 100, 200000, "the current in play in uA (100..200000, from make bench-chip)"),
+    ("LED_FLASH_MS", 0, 500, "a flash of the running light in ms (0: steady; at most 500)"),
 )
 BUILDER = "make_display"  # optional: make_display(machine, board, sleep_us) -> the display driver
 
@@ -60,7 +71,9 @@ def check(board):
     display = board.DISPLAY
     kind = _KINDS.get(display) if type(display) is str else None
     if kind is None:
-        raise BoardError(where + "DISPLAY is %r; it is 'oled' or 'tm1637'" % (board.DISPLAY,))
+        raise BoardError(
+            where + "DISPLAY is %r; it is 'oled', 'tm1637' or 'lcd'" % (board.DISPLAY,)
+        )
     required, optional = kind
     for option in required:
         if not hasattr(board, option):
@@ -143,7 +156,7 @@ def _pins(board, where):
         if not hasattr(board, option):
             continue  # another display's
         gpio = getattr(board, option)
-        if gpio is not None or option not in ("BUZZER", "BATTERY_ADC"):  # these may be None
+        if gpio is not None or option not in ("BUZZER", "BATTERY_ADC", "VBUS_SENSE"):  # or None
             _take(taken, gpio, option, where)
     adc = board.BATTERY_ADC
     if adc is not None and adc not in _ADC_GPIOS:

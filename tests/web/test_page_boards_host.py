@@ -18,7 +18,7 @@ import bundle  # noqa: E402
 import clock_page  # noqa: E402
 from hal.board_check import BoardError  # noqa: E402
 
-SHIPPED = ["pico_oled", "pico_minimal", "pico_sh1106", "pico_ssd1309", "pico_tm1637"]
+SHIPPED = ["pico_oled", "pico_lcd", "pico_minimal", "pico_sh1106", "pico_ssd1309", "pico_tm1637"]
 with open(os.path.join(ROOT, "boards", "pico_oled.py"), encoding="utf-8") as _source:
     OLED = _source.read()
 BROKEN = {
