@@ -13,9 +13,11 @@ SET = const(3)
 PLUS = const(4)
 MINUS = const(5)
 RESET = const(6)
+OFF = const(7)
 
 LONG_MS = const(1000)  # PLAY held this long means SET on a board without a SET button
 RESET_MS = const(2500)  # SET (or PLAY, without SET) held this long means RESET
+OFF_MS = const(5000)  # held on this long: OFF (the clock saves and switches itself off)
 
 _NONE = const(-1)
 
@@ -26,7 +28,8 @@ class Gestures:
     On every board: a lever acts when pressed; PLUS and MINUS when pressed; SET when released
     (held RESET_MS: RESET instead). PLAY acts when pressed on full boards, and on the minimal
     board when `at_once()` says so (the app: while a clock runs, for an instant pause);
-    otherwise on release: short PLAY, or SET if held LONG_MS, or RESET once held RESET_MS.
+    otherwise on release: short PLAY, or SET if held LONG_MS, or RESET once held RESET_MS. The
+    button of RESET held on to OFF_MS is OFF.
     """
 
     def __init__(self, present, sink, at_once=None):
@@ -35,7 +38,8 @@ class Gestures:
         self.at_once = at_once if at_once is not None else _never
         self._held = _NONE  # the button whose long press is being timed
         self._since = 0
-        self._done = False  # the held button already acted
+        self._done = False  # the held button already acted (RESET)
+        self._off = False  # ... and OFF
 
     def edge(self, button, pressed, stamp):
         sink = self.sink
@@ -59,6 +63,7 @@ class Gestures:
             self._held = button
             self._since = stamp
             self._done = False
+            self._off = False
             return
         if self._held != button:
             return
@@ -73,18 +78,22 @@ class Gestures:
             sink(PLAY, stamp)
 
     def due(self):
-        """Stamp at which a held button turns into RESET, or None."""
-        if self._held == _NONE or self._done:
+        """Stamp at which a held button turns into RESET, then OFF, or None."""
+        if self._held == _NONE or self._off:
             return None
-        return ticks.add(self._since, RESET_MS)
+        return ticks.add(self._since, OFF_MS if self._done else RESET_MS)
 
     def poll(self, now):
         if self._held == _NONE:
             return
         due = self.due()
         if due is not None and ticks.diff(now, due) >= 0:
-            self._done = True
-            self.sink(RESET, due)
+            if self._done:
+                self._off = True
+                self.sink(OFF, due)
+            else:
+                self._done = True
+                self.sink(RESET, due)
 
 
 def _never():
