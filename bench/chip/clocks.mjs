@@ -106,6 +106,9 @@ export class ClockTree {
     this.cycleNs = 8;
     this.sysHz = 125e6;
     this.periHz = 125e6;
+    this.wake = [0, 0, 0, 0]; // DORMANT_WAKE_INTE0..3 (pads resolve before attach() at boot)
+    this.latched = [0, 0, 0, 0];
+    this.xosc = null;
   }
 
   attach(mcu, nowNs, event, levelOf) {
