@@ -20,6 +20,8 @@
 #   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
 #           between its two lever edges, which are put whole emulated milliseconds apart
 #   resume  reset -> the end of the first screen drawn (the saved game offered back)
+# These with USB power (VBUS, GP24, high), as a clock at a socket; then on battery, the battery
+# figures (bench/chip/power.py): residency per state, current, hours, after the warning.
 import json
 import os
 import re
@@ -33,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from chip import Chip, Hung  # noqa: E402
+import power  # noqa: E402
 
 LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
 HOLD_MS = 40  # how long a lever is held down
@@ -41,7 +44,12 @@ QUIET_MS = 3000  # after serial input the loop wakes often for 2 s: busy waits t
 BOARDS = {
     "pico_oled": {"tm1637": "", "display": "oled"},
     "pico_tm1637": {"tm1637": "2,3;6,7", "display": "tm1637"},
+    "pico_lcd": {"tm1637": "", "display": "ht1621", "ht1621": "8,10,11;9,10,11"},
+    "pico_sh1106": {"tm1637": "", "display": "oled"},
+    "pico_ssd1309": {"tm1637": "", "display": "oled"},
+    "pico_minimal": {"tm1637": "", "display": "oled", "speed": False},  # one button: battery only
 }
+DEFAULT_BOARDS = ("pico_oled", "pico_tm1637", "pico_lcd")
 GOALS = {"press_worst_ms": 10, "heap_play_kb": 64, "busy_running": 2, "busy_tenths": 10}
 GOALS.update({"busy_ready": 0.5, "busy_paused": 0.5, "charge_worst_ms": 0})
 # The scripted games: (name, preset spec or None for the one chosen, plies in ms, label). The
@@ -128,7 +136,7 @@ class Bench:
     # --- display --------------------------------------------------------------------------
 
     def display_events(self, events=None):
-        kind = "i2c" if self.display == "oled" else "tm1637"
+        kind = {"oled": "i2c", "tm1637": "tm1637", "ht1621": "ht1621"}[self.display]
         return [e for e in (self.chip.events() if events is None else events) if e["ev"] == kind]
 
     def burst(self, events, since):
@@ -242,9 +250,14 @@ class Bench:
         return json.loads(self.ok("MEM"))
 
 
-def measure(chip, board, plies_in_game=GAME_PLIES):
+def measure(chip, board, plies_in_game=GAME_PLIES, battery=True):
     bench = Bench(chip, board)
     out = {}
+    if not BOARDS[board].get("speed", True):
+        chip.run(3000)
+        out["battery"] = power.measure(bench, chip, board, say)
+        return out
+    chip.drive(power.VBUS, 1)  # USB power: the figures as they always were
     chip.run(3000)
     say("  %s: heap after boot" % board)
     out["heap_boot"] = bench.heap()
@@ -303,6 +316,8 @@ def measure(chip, board, plies_in_game=GAME_PLIES):
     )
     out["charges"] = len(bench.charges)
     out["charge_worst_ms"] = max((abs(c) for c in bench.charges), default=None)
+    if battery:
+        out["battery"] = power.measure(bench, chip, board, say)
     return out
 
 
@@ -380,13 +395,17 @@ def install(chip, board, log):
 def clock_running(chip):
     """Whether the image starts the clock by itself (the project's UF2): it draws a screen."""
     chip.run(4000)
-    return any(e["ev"] in ("i2c", "tm1637") for e in chip.events())
+    return any(e["ev"] in ("i2c", "tm1637", "ht1621") for e in chip.events())
 
 
-def one_board(firmware, bootrom, board, timeout, log, plies):
+def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
     say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
     tm1637 = BOARDS[board]["tm1637"]
-    with Chip(firmware, bootrom, tm1637=tm1637, timeout=timeout, leds=board_leds(board)) as chip:
+    lcd = BOARDS[board].get("ht1621", "")
+    battery = battery and power.frozen(firmware)
+    with Chip(
+        firmware, bootrom, tm1637=tm1637, timeout=timeout, leds=board_leds(board), ht1621=lcd
+    ) as chip:
         figures = {"firmware": firmware}
         if clock_running(chip):
             figures["install"] = "frozen in the image"
@@ -395,7 +414,7 @@ def one_board(firmware, bootrom, board, timeout, log, plies):
             say("%s: installing with ./flash.sh over the emulated USB serial" % board)
             figures["install"] = "flash.sh"
             figures.update(install(chip, board, log))
-        figures.update(measure(chip, board, plies))
+        figures.update(measure(chip, board, plies, battery))
         figures["game_plies"] = plies
         figures["emulated_s"] = chip.run(0)["t"] / 1000
         return figures
@@ -535,7 +554,8 @@ def check(path_pattern, boards, bootrom):
 
 
 def main(argv):
-    boards = list(BOARDS)
+    boards = list(DEFAULT_BOARDS)
+    battery = None  # None: where the image has the clock frozen in; --battery: asked for
     out = os.path.join(ROOT, "build", "bench-chip.json")
     desktop = True
     plies = GAME_PLIES
@@ -551,6 +571,8 @@ def main(argv):
             plies = int(args.pop(0))
         elif word == "--no-estimate":
             desktop = False
+        elif word in ("--battery", "--no-battery"):
+            battery = word == "--battery"
         else:
             print("bench-chip: unknown argument %s" % word, file=sys.stderr)
             return 2
@@ -564,6 +586,12 @@ def main(argv):
     if problem:
         print("bench-chip: " + problem, file=sys.stderr)
         return 2
+    for board in boards:
+        image = firmware.replace("NAME", board)
+        if battery is not False and not power.frozen(image):
+            print("bench-chip: " + power.REFUSAL % image, file=sys.stderr)
+            if battery or not BOARDS[board].get("speed", True):
+                return 2
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     results = {}
     with open(os.path.join(ROOT, "build", "bench-chip.log"), "w") as log:
@@ -576,17 +604,20 @@ def main(argv):
                     timeout,
                     log,
                     plies,
+                    battery is not False,
                 )
             except Hung as error:
                 print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
                 return 1
     report = {"boards": results, "desktop_estimate": {}, "goals": GOALS}
+    report["battery"] = {b: f["battery"] for b, f in results.items() if f.get("battery")}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
     estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print(table(results, estimate))
+    print(table({b: f for b, f in results.items() if "press_median_ms" in f}, estimate))
+    print(power.table(results))
     print("(JSON: %s)" % os.path.relpath(out, ROOT))
     return 0
 
