@@ -7,7 +7,7 @@ READY := $(VENV)/.installed
 
 ENGINE := web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 
-.PHONY: sim web test bench bench-chip firmware format clean
+.PHONY: sim web hall test bench bench-hall bench-chip firmware format clean
 
 $(READY): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,11 +26,28 @@ $(ENGINE):
 	@command -v npm >/dev/null || { echo "make web needs npm (Debian: apt-get install npm)"; exit 2; }
 	cd web && npm ci --omit=dev --no-audit --no-fund --loglevel=error
 
+# A simulated hall on a local Mosquitto (installed when missing) with the arbiter's page:
+# make hall ARGS="--clocks 20" (docs/hall.md).
+MQTT_JS := web/node_modules/mqtt/dist/mqtt.esm.js
+hall: $(READY) | $(MQTT_JS)
+	bash tests/hall/setup.sh
+	$(BIN)/python -m sim hall $(ARGS)
+
+$(MQTT_JS):
+	@command -v npm >/dev/null || { echo "make hall needs npm (Debian: apt-get install npm)"; exit 2; }
+	cd web && npm ci --omit=dev --no-audit --no-fund --loglevel=error
+
 test: $(READY)
 	bash tests/run_all.sh
 
 bench: $(READY)
 	$(BIN)/python bench/run.py
+
+# 500 simulated clocks on one broker, the arbiter's page in headless Chromium (docs/hall.md).
+bench-hall: $(READY)
+	bash tests/hall/setup.sh
+	bash tests/web/setup.sh
+	$(BIN)/python bench/hall.py $(ARGS)
 
 # The clock measured on an emulated RP2040 (rp2040js from npm, pinned in bench/chip/package.json):
 # RP2040_FIRMWARE (a MicroPython .uf2/.bin, NAME standing for the board) and RP2040_BOOTROM.

@@ -81,5 +81,6 @@ for board in "${BOARDS[@]}"; do
     die "the build for $board failed: see build/firmware-$board.log"
   fi
   cp "$OUT/firmware.uf2" "build/clock-$board.uf2"
+  cp "$OUT/firmware.elf" "build/clock-$board.elf" # its symbols, for bench/chip/profile.py
   echo "build/clock-$board.uf2: $(wc -c <"build/clock-$board.uf2") bytes"
 done

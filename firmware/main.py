@@ -4,6 +4,23 @@
 # The game record and the display frame are the largest objects the clock keeps (16 KB and 1 KB
 # on an OLED board): they are made first, before the rest is imported, while the heap is one
 # piece; the modules' bytecode and the boot's short-lived objects then fill in around them.
+#
+# Below them all, the boot first sets 32 KB aside (the floor) and frees it once the app is built.
+# MicroPython's allocator takes the first free run that is big enough, scanning from the lowest
+# free block, and every call of a function with more than 11 words of state takes its frame from
+# the heap (py/objfun.c): a dozen to thirty on each press. The boot leaves small holes among what
+# it keeps, where depends on what it found on flash: on a clock in service the first run big
+# enough for a frame lay 40 KB up, and each such call scanned to it (0.1 ms a call; presses 35 %
+# slower than on the first boot after flashing: docs/performance-chip.md). The floor goes in
+# 256-byte pieces, each in the lowest free run that takes it (the first boot's format leaves
+# such runs below the rest), so what the boot keeps fills the small holes and lies above the
+# pieces; once they are freed, play allocates and frees frames in runs at the bottom of the heap.
+import gc
+
+gc.collect()
+_floor = [None] * 128
+for _i in range(128):
+    _floor[_i] = bytearray(256)  # a frame takes at most 12 blocks of 16 bytes
 import board
 from clock.record import Record
 
@@ -65,6 +82,9 @@ def main():
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
     app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
+    global _floor
+    _floor = None  # free runs at the bottom of the heap, for the frames of play
+    gc.collect()
     try:
         Runner(hal, app).run()
     except LeaveForRepl:

@@ -9,7 +9,7 @@ _REQUIRED = ("NAME", "DISPLAY", "BUTTONS", "BUZZER", "BATTERY_ADC", "WATCHDOG_MS
 # VBUS_SENSE: the pin that reads USB power (GP24 on a Pico): on battery the loop sleeps lightly.
 _OPTIONAL = ("LEDS", "VBUS_SENSE", "BATTERY_CELLS", "PLAY_UA", "LED_FLASH_MS")
 _KINDS = {
-    "oled": (("I2C_ID", "I2C_SDA", "I2C_SCL", "I2C_FREQ", "OLED_ADDRESS"), ()),
+    "oled": ((), ("OLED_BUS",)),  # and its bus's, below
     "tm1637": (
         ("TM1637_LEFT_CLK", "TM1637_LEFT_DIO", "TM1637_RIGHT_CLK", "TM1637_RIGHT_DIO"),
         ("TM1637_DELAY_US", "TM1637_POINTS"),
@@ -17,10 +17,20 @@ _KINDS = {
     # two HT1621 modules: a CS each, WR and DATA shared
     "lcd": (("LCD_LEFT_CS", "LCD_RIGHT_CS", "LCD_WR", "LCD_DATA"), ()),
 }
+# An OLED's bus (OLED_BUS, "i2c" when not given) and the options each needs and may have.
+_OLED_BUSES = {
+    "i2c": (("I2C_ID", "I2C_SDA", "I2C_SCL", "I2C_FREQ", "OLED_ADDRESS"), ()),
+    "spi": (("SPI_ID", "SPI_SCK", "SPI_MOSI", "SPI_FREQ", "OLED_DC", "OLED_CS"), ("OLED_RES",)),
+}
 # Options that name one GPIO; BUTTONS and LEDS map keys to GPIOs.
 _PINS = (
     "I2C_SDA",
     "I2C_SCL",
+    "SPI_SCK",
+    "SPI_MOSI",
+    "OLED_DC",
+    "OLED_CS",
+    "OLED_RES",
     "TM1637_LEFT_CLK",
     "TM1637_LEFT_DIO",
     "TM1637_RIGHT_CLK",
@@ -33,6 +43,7 @@ _PINS = (
     "BUZZER",
     "BATTERY_ADC",
 )
+_MAY_BE_NONE = ("BUZZER", "BATTERY_ADC", "OLED_RES", "VBUS_SENSE")
 _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported from hal.buttons
 _MUST_HAVE = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 _LAST_GPIO = 29
@@ -44,6 +55,8 @@ _NUMBERS = (
     ("I2C_ID", 0, 1, "an I2C block (0 or 1)"),
     ("I2C_FREQ", 10000, 1000000, "a frequency in Hz (10000..1000000)"),
     ("OLED_ADDRESS", 0x08, 0x77, "a 7-bit I2C address 0x08..0x77 (OLEDs: 0x3C or 0x3D)"),
+    ("SPI_ID", 0, 1, "an SPI block (0 or 1)"),
+    ("SPI_FREQ", 100000, 10000000, "a frequency in Hz (100000..10000000: 10 MHz at most)"),
     ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
     ("BATTERY_CELLS", 2, 3, "a number of AA cells in series (2 or 3)"),
     ("PLAY_UA", 100, 200000, "the current in play in uA (100..200000, from make bench-chip)"),
@@ -75,11 +88,18 @@ def check(board):
             where + "DISPLAY is %r; it is 'oled', 'tm1637' or 'lcd'" % (board.DISPLAY,)
         )
     required, optional = kind
+    if display == "oled":
+        bus = getattr(board, "OLED_BUS", "i2c")
+        if type(bus) is not str or bus not in _OLED_BUSES:
+            raise BoardError(where + "OLED_BUS is %r; it is 'i2c' or 'spi'" % (bus,))
+        required, more = _OLED_BUSES[bus]
+        optional = optional + more
     for option in required:
         if not hasattr(board, option):
-            raise BoardError(
-                where + "%s is missing (DISPLAY %s needs it)" % (option, board.DISPLAY)
-            )
+            need = "DISPLAY %s" % display
+            if display == "oled" and bus == "spi":
+                need = "OLED_BUS spi"
+            raise BoardError(where + "%s is missing (%s needs it)" % (option, need))
     for option in dir(board):
         if option.startswith("_") or option != option.upper():
             continue  # not an option: functions, modules, dunders
@@ -95,6 +115,8 @@ def check(board):
     _pins(board, where)
     if hasattr(board, "I2C_ID"):
         _i2c(board, where)
+    if hasattr(board, "SPI_ID"):
+        _spi(board, where)
     return board
 
 
@@ -150,13 +172,28 @@ def _i2c(board, where):
             )
 
 
+def _spi(board, where):
+    # The RP2040's pin functions: SPIn on the GPIOs 8k + 0..7 with k even for SPI0, odd for
+    # SPI1; of each four, the third is SCK and the fourth TX (MOSI).
+    block = board.SPI_ID
+    for option, role, name in (("SPI_SCK", 2, "an SCK"), ("SPI_MOSI", 3, "a MOSI")):
+        gpio = getattr(board, option)
+        if gpio % 4 != role or gpio >> 3 & 1 != block:
+            fits = [n for n in range(_LAST_GPIO + 1) if n % 4 == role and n >> 3 & 1 == block]
+            raise BoardError(
+                where
+                + "%s is GP%d, not %s pin of SPI%d (GP%s)"
+                % (option, gpio, name, block, ", GP".join(str(n) for n in fits))
+            )
+
+
 def _pins(board, where):
     taken = {}  # GPIO -> the option that has it
     for option in _PINS:
         if not hasattr(board, option):
             continue  # another display's
         gpio = getattr(board, option)
-        if gpio is not None or option not in ("BUZZER", "BATTERY_ADC", "VBUS_SENSE"):  # or None
+        if gpio is not None or option not in _MAY_BE_NONE:
             _take(taken, gpio, option, where)
     adc = board.BATTERY_ADC
     if adc is not None and adc not in _ADC_GPIOS:

@@ -9,8 +9,9 @@ from app.clock_app import ClockApp
 from hal.storage import problem_text
 from hal import battery, buttons
 from hal.board_check import BoardError, check
+from clock.game import OVER, PAUSED, READY, TIME
 from notation import registry
-from notation.describe import describe
+from notation.describe import describe, players
 from notation.errors import PresetError
 from sim.hal_base import HEALTHY_MV
 from ui import kinds
@@ -82,7 +83,9 @@ def boxed(picture):
 def preset_spec(text, format="auto", mode=None):
     """Preset text as given on the command line (with --format and --mode) -> one line of
     "format:text" that the app's preset list stores and reads back to the same setup.
+    Typographic quotes, primes and the like are stored as their ASCII forms (registry.fold).
     Raises PresetError as registry.parse does."""
+    text = registry.fold(text)
     setup = registry.parse(text, format, mode=mode)
     prefixed, body = registry.split_prefix(text)
     name = prefixed or (format if format not in ("auto", None) else None)
@@ -134,9 +137,40 @@ def choose(app, name, spec):
 
 
 def preset_line(app):
-    """'Blitz 5+3: 5 min + 3 s/move', for the game the app is playing."""
+    """'Blitz 5+3: 5 min + 3 s/move', for the game the app is playing; an Armageddon says who
+    has the draw odds and on which side."""
     name = app.game_preset_name() or "saved game"  # a resumed game's may be gone
     try:
-        return "%s: %s" % (name, describe(registry.parse(app.spec)))
+        setup = registry.parse(app.spec)
     except PresetError:
         return name
+    line = "%s: %s" % (name, describe(setup, name + " " + app.spec))
+    if "armageddon" in (name + app.spec).lower() and setup.first != setup.second:
+        second = players(app.spec, name)[1]
+        line += "; draw odds: %s (%s)" % (second, side_name(app, 1))
+    return line
+
+
+def side_name(app, player):
+    """'left' or 'right': where player 0 (first) or 1 (second) has their lever."""
+    return "left" if app.player_on(0) == player else "right"
+
+
+def turn_line(app):
+    """Whose the game is, in words: who starts it, whose clock runs, who is on move in a pause,
+    who lost on time."""
+    game = app.game
+    names = players(app.spec, app.game_preset_name() or "")
+    state = game.state()
+    if state == READY:
+        if game.setup.first != game.setup.second:  # the sides are fixed by their times
+            return "a lever starts %s's, %s; +/- swaps" % (names[0], side_name(app, 0))
+        return "a lever starts the other clock (%s's)" % names[0]
+    mover = game.turn()
+    if state == OVER:
+        if game.reason() == TIME:
+            loser = game.loser()
+            return "%s (%s) lost on time" % (names[loser], side_name(app, loser))
+        return ""
+    doing = "to move" if state == PAUSED else "running"
+    return "%s: %s (%s)" % (doing, side_name(app, mover), names[mover])

@@ -8,8 +8,9 @@ _ON = "\u2588"
 _COLON = "\u2022"
 
 
-def oled_text(frame):
-    """The 128x64 frame as 32 lines of 128 characters, two pixel rows per character."""
+def oled_text(frame, bus="i2c"):
+    """The 128x64 frame as 32 lines of 128 characters, two pixel rows per character (the same
+    whatever the panel's bus)."""
     lines = []
     for row in range(0, canvas.HEIGHT, 2):
         lines.append(
@@ -25,9 +26,9 @@ def oled_text(frame):
 _BRAILLE_DOTS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
 
 
-def oled_braille(frame):
+def oled_braille(frame, bus="i2c"):
     """The 128x64 frame at half size: 16 lines of 64 braille cells, 2x4 pixels each, a cell
-    with no pixel on a space."""
+    with no pixel on a space (the same whatever the panel's bus)."""
     lines = []
     for y in range(0, canvas.HEIGHT, 4):
         cells = []

@@ -89,7 +89,7 @@ def menu_text(items, selected, room):
     return joined()
 
 
-STATUS_LINES = 4  # board and storage, preset, state, last tone
+STATUS_LINES = 4  # board and storage, preset, state, last tone (and beside the picture, a menu's)
 
 
 def lights_edge(width, left_on, right_on, unicode=True):
@@ -143,17 +143,19 @@ class Screen:
         return (([""] + self.help, 1), (self.short_keys, 0))
 
     def layout(self, rows, cols):
-        """(picture, (row, column) of the status, its width, key lines) for the largest picture
-        that fits in rows x cols, the status and keys beside it or below; None if none fits."""
+        """(picture, (row, column) of the status, its width, key lines, beside) for the largest
+        picture that fits in rows x cols, the status and keys beside it or below; None if none
+        fits. Beside the picture each of a menu's lines has a line of its own."""
         for picture in self.pictures():
             box_h, box_w = len(picture), len(picture[0])
             for keys, gap in self._key_choices():
-                info_h = STATUS_LINES + len(keys)
                 keys_w = max(len(line) for line in keys)
+                info_h = len(self.status(cols, True)) + len(keys)
                 if cols >= box_w + 2 + keys_w and rows >= max(box_h, info_h):
-                    return picture, (0, box_w + 2), cols - box_w - 2, keys
+                    return picture, (0, box_w + 2), cols - box_w - 2, keys, True
+                info_h = STATUS_LINES + len(keys)
                 if cols >= max(box_w, keys_w) and rows >= box_h + gap + info_h:
-                    return picture, (box_h + gap, 0), cols, keys
+                    return picture, (box_h + gap, 0), cols, keys, False
         return None
 
     def smallest(self):
@@ -163,8 +165,9 @@ class Screen:
         rows = len(picture) + STATUS_LINES + len(keys)
         return rows, max(len(picture[0]), max(len(line) for line in keys))
 
-    def status(self, width):
-        """The status lines; a menu's items are cut to `width` around the selected one."""
+    def status(self, width, beside=False):
+        """The status lines. A menu's lines are cut to `width` around the selected one on the
+        state line, or `beside` the picture, where there are rows to spare, one line each."""
         app = self.app
         lines = [
             "board: %s (%s)   storage: %s" % (self.board.NAME, self.board.DISPLAY, self.where)
@@ -174,15 +177,30 @@ class Screen:
         holding = "  (holding %s)" % " ".join(held) if held else ""
         state = "state: " + app.state_name()
         menu = app.open_menu()
+        items = []
         if menu is not None:
-            state += "  %s: " % menu.title
-            room = width - len(state) - len(holding)
-            state += menu_text(menu.lines(), menu.selected, room)
+            shown, selected = menu.lines(), menu.selected
+            if menu.name == "arbiter":
+                # Both times and the field: the keys below say what SET and PLAY do, and the
+                # 7-segment board's own line is the picture's.
+                shown, selected = shown[:3], 2
+            state += "  %s" % menu.title
+            if beside:
+                marks = ["[%s]" if n == selected else " %s" for n in range(len(shown))]
+                items = [mark % line for mark, line in zip(marks, shown)]
+            else:
+                state += ": "
+                room = width - len(state) - len(holding)
+                state += menu_text(shown, selected, room)
         else:
             left, right = app.views(self.hal.ticks_ms())
             for side, view in (("left", left), ("right", right)):
                 state += "  %s %s%s" % (side, display.text(view.time_ms), " FLAG" * view.flagged)
+            turn = boards.turn_line(app)
+            if turn:
+                state += "  " + turn
         lines.append(state + holding)
+        lines += ["  " + item for item in items]
         buzzer = self.hal.buzzer
         tone = "last tone: none"
         if buzzer.last is not None:
@@ -211,12 +229,12 @@ class Screen:
             for n, line in enumerate(lines):
                 self._put(n, 0, line)
         else:
-            picture, (top, left), width, keys = found
+            picture, (top, left), width, keys, beside = found
             leds = self.hal.leds
             edge = lights_edge(len(picture[-1]) - 2, leds.left_on, leds.right_on, self.unicode)
             for n, line in enumerate(picture[:-1] + [edge]):
                 self._put(n, 0, line)
-            for n, line in enumerate(self.status(width) + keys):
+            for n, line in enumerate(self.status(width, beside) + keys):
                 self._put(top + n, left, line)
         scr.refresh()
 

@@ -31,10 +31,11 @@ def read_presets(path):
     """([(line number, name, spec)], [(line number, problem)], listing) for a file of
     `name = spec` lines (blank lines and # comments ignored), each checked as the clock will
     check it. `listing`: the file is what `presets list` prints (numbered lines, then
-    `OK n presets`), a backup; its numbers and OK line are taken off. OSError and
+    `OK n presets`), a backup; its numbers and OK line are taken off. Typographic quotes, primes
+    and the like are read as their ASCII forms (the serial line is ASCII). OSError and
     UnicodeError as open() and decoding raise them."""
     with open(path, encoding="utf-8-sig") as handle:  # a BOM some editors write is not a name
-        lines = handle.read().split("\n")
+        lines = registry.fold(handle.read()).split("\n")
     entries, problems, seen = [], [], {}
     numbered = [
         (number, line.strip())
@@ -339,7 +340,7 @@ def presets_list(args):
 
 
 def command(args, text=None):
-    text = text or " ".join(args.text)
+    text = registry.fold(text or " ".join(args.text))
     if any(not 32 <= ord(char) < 127 for char in text):
         print(
             "error: only printable ASCII goes over the serial line: %s" % ascii(text).strip("'\""),

@@ -22,6 +22,7 @@ from sim.text_edits import AnnotateError
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WEB = os.path.join(ROOT, "web")
 ENGINE_PARTS = ["node_modules", "@micropython", "micropython-webassembly-pyscript"]
+MQTT_PARTS = ["node_modules", "mqtt", "dist"]  # MQTT.js for the hall page (web/hall.html)
 ENGINE = os.path.join(WEB, *ENGINE_PARTS)
 MAX_BODY = 4 << 20
 KINDS = ("pgn", "sgf")
@@ -238,6 +239,8 @@ def served(root, path):
     if inside[0] == os.pardir:
         return None
     if len(inside) == 1 or inside[0] == "build" or inside[: len(ENGINE_PARTS)] == ENGINE_PARTS:
+        return real
+    if inside[: len(MQTT_PARTS)] == MQTT_PARTS:
         return real
     return None
 

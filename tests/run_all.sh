@@ -10,11 +10,14 @@ unset PYTHONDONTWRITEBYTECODE
 BIN=.venv/bin
 failed=()
 
+echo "== set-up: Mosquitto for the hall's tests (tests/hall/setup.sh)"
+bash tests/hall/setup.sh || failed+=("hall set-up (mosquitto)")
+
 echo "== tier 1: pytest under CPython"
-"$BIN/pytest" -q -p no:cacheprovider || failed+=("pytest (exit $?)")
+"$BIN/pytest" -p no:cacheprovider || failed+=("pytest (exit $?)")  # -q: pyproject.toml
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
-"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial || failed+=("micropython")
+"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial hall || failed+=("micropython")
 
 echo "== tier 3: mpy-cross compiles everything that goes on the board (board_files.txt), for its M0+"
 rm -rf build/mpy
@@ -44,7 +47,7 @@ else
   echo "black: every file formatted"
 fi
 
-echo "== tier 6: the web page in headless Chromium: a game by clicks, the canvas, storage, records"
+echo "== tier 6: the web pages in headless Chromium: a game by clicks, the canvas, storage, records, the hall"
 tier6=$SECONDS
 if bash tests/web/setup.sh; then
   "$BIN/micropython" tests/mprun.py web || failed+=("browser HAL under micropython")
@@ -54,7 +57,8 @@ if bash tests/web/setup.sh; then
   done
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
-  "$BIN/pytest" -q -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+  "$BIN/pytest" -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
+  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
 else
   failed+=("browser tier set-up")
 fi

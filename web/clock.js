@@ -40,6 +40,7 @@ function pageObject(clock) {
 
 export class Clock {
   constructor(elements) {
+    if (globalThis.ResizeObserver) new ResizeObserver(() => this.paint()).observe(elements.display);
     this.el = elements; // {display, leds: [left, right], onInfo, onNote, onFrame}
     this.mp = null;
     this.page = null;
@@ -137,12 +138,18 @@ export class Clock {
     if (writes !== this.writes) {
       this.writes = writes;
       this.frame = hexBytes(this.page.frame_hex());
-      if (this.info.display === "oled") drawOled(this.el.display, this.frame);
-      else if (this.info.display === "lcd") drawLcd(this.el.display, this.frame);
-      else drawSeg(this.el.display, this.frame, this.info.points);
       this.info = JSON.parse(this.page.info());
+      this.paint();
       this.el.onFrame(this.info);
     }
+  }
+
+  // The frame drawn again, for the size the display now has (a resize, a zoom, a rotation).
+  paint() {
+    if (!this.frame || !this.info) return;
+    if (this.info.display === "oled") drawOled(this.el.display, this.frame);
+    else if (this.info.display === "lcd") drawLcd(this.el.display, this.frame);
+    else drawSeg(this.el.display, this.frame, this.info.points);
   }
 
   // A button's edge stamped when its event happened (event.timeStamp: performance.now()'s
@@ -211,9 +218,23 @@ export class Clock {
     this.el.leds[1].classList.toggle("on", !!right);
   }
 
+  // The game in progress saved as of now: the tab is hidden (a phone may drop it) or goes.
+  saveNow() {
+    if (this.page) this.page.save_now();
+  }
+
   // --- the clock's own parsers --------------------------------------------------------------
   checkSpec(spec) {
     return JSON.parse(this.module.check_spec(spec));
+  }
+  checkEntry(name, spec) {
+    return JSON.parse(this.module.check_name_spec(name, spec));
+  }
+  fold(text) {
+    return this.module.fold(text);
+  }
+  players(spec, name) {
+    return JSON.parse(this.module.players(spec || "", name || ""));
   }
   checkPresets(text) {
     return JSON.parse(this.module.check_presets(text));

@@ -173,6 +173,11 @@ class Page:
             }
         )
 
+    def save_now(self):
+        """The game in progress saved as of now (the tab is hidden or goes: a reload gives the
+        running player no time back)."""
+        self.app.save_now(self.hal.ticks_ms())
+
     def stamp(self):
         return self.hal.ticks_ms()
 
@@ -205,11 +210,28 @@ def reading(spec):
     return describe(notation.parse(spec))
 
 
+def fold(text):
+    """`text` with typographic quotes, primes, dashes and spaces as their ASCII forms, as the
+    clock's parsers read them: what the page sends over the serial line."""
+    from notation import registry
+
+    return registry.fold(text)
+
+
+def players(spec, name):
+    """JSON [first, second]: the players' names in the game of preset `spec` named `name`."""
+    from notation.describe import players as named
+
+    return json.dumps(list(named(spec, name or "")))
+
+
 def check_entry(name, spec):
-    """(None, reading) when the clock will take `PRESET ADD name = spec`, else (problem, None)."""
+    """(None, reading) when the clock will take `PRESET ADD name = spec`, else (problem, None).
+    Typographic characters count as the ASCII the page sends for them."""
     from app.presets import check_name
     from notation.errors import PresetError
 
+    name, spec = fold(name), fold(spec)
     command = "PRESET REPLACE %s = %s" % (name.strip(), spec.strip())  # the longer verb
     for char in command:
         if not " " <= char <= "~":
@@ -243,6 +265,7 @@ def check_presets(text):
 
     if text.startswith("\ufeff"):
         text = text[1:]
+    text = fold(text)  # as the page sends it
     numbered = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line.strip()
@@ -293,6 +316,12 @@ def check_presets(text):
             "listing": listing,
         }
     )
+
+
+def check_name_spec(name, spec):
+    """JSON {reads} or {error}: `PRESET ADD name = spec` as the clock will answer it."""
+    problem, reads = check_entry(name, spec)
+    return json.dumps({"error": problem} if problem else {"reads": reads})
 
 
 def check_spec(spec):

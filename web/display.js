@@ -6,8 +6,9 @@
 
 export const OLED_WIDTH = 128;
 export const OLED_HEIGHT = 64;
-export const SCALE = 4; // canvas pixels per OLED pixel (each drawn SCALE-1 wide, a dark gap)
+export const SCALE = 4; // canvas pixels per OLED pixel before the canvas is laid out
 const LIT = "#7fd8ff";
+const SEAM = "#69b9dc"; // between lit pixels: a lit area stays lit, seen close up as its dots
 const DARK = "#02070c";
 const SEG_ON = "#ff3b2f";
 const SEG_OFF = "#2a0b09";
@@ -22,28 +23,48 @@ export function oledPixel(frame, x, y) {
   return (frame[(y >> 3) * OLED_WIDTH + x] >> (y & 7)) & 1;
 }
 
-export function drawOled(canvas, frame) {
-  canvas.width = OLED_WIDTH * SCALE;
-  canvas.height = OLED_HEIGHT * SCALE;
+// Screen pixels per OLED pixel where `canvas` is shown (its content box, at the screen's pixel
+// ratio: a browser's zoom too), whole, at least 1. Drawn at that size the canvas is shown without
+// being scaled down, which would blur a pixel into its neighbours.
+export function cellSize(canvas) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  const width = canvas.clientWidth;
+  const height = canvas.clientHeight;
+  if (!width || !height) return SCALE;
+  return Math.max(1, Math.floor(Math.min(width / OLED_WIDTH, height / OLED_HEIGHT) * ratio));
+}
+
+// Each lit pixel fills its whole cell: its dot in LIT, and from cells of 3 screen pixels the seam
+// at its right and bottom a little dimmer; a dark pixel stays dark to its edges. Text dark on a
+// lit ground (PAUSE, the selected menu line, a flagged side's digits) is then dark strokes on a
+// solid ground at any zoom, never a grey mesh of dark gaps.
+export function drawOled(canvas, frame, cell = cellSize(canvas)) {
+  canvas.width = OLED_WIDTH * cell;
+  canvas.height = OLED_HEIGHT * cell;
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = DARK;
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = LIT;
-  for (let y = 0; y < OLED_HEIGHT; y++) {
-    for (let x = 0; x < OLED_WIDTH; x++) {
-      if (oledPixel(frame, x, y)) ctx.fillRect(x * SCALE, y * SCALE, SCALE - 1, SCALE - 1);
+  const dot = cell >= 3 ? cell - 1 : cell;
+  for (const [colour, size] of dot < cell ? [[SEAM, cell], [LIT, dot]] : [[LIT, cell]]) {
+    ctx.fillStyle = colour;
+    for (let y = 0; y < OLED_HEIGHT; y++) {
+      for (let x = 0; x < OLED_WIDTH; x++) {
+        if (oledPixel(frame, x, y)) ctx.fillRect(x * cell, y * cell, size, size);
+      }
     }
   }
 }
 
-// The OLED's pixels read back from the canvas (the centre of each drawn pixel): a test's eye.
+// The OLED's pixels read back from the canvas (inside each drawn dot): a test's eye.
 export function readOled(canvas) {
+  const cell = canvas.width / OLED_WIDTH;
+  const inside = Math.floor((cell - 1) / 2);
   const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
   const bits = [];
   for (let y = 0; y < OLED_HEIGHT; y++) {
     let row = "";
     for (let x = 0; x < OLED_WIDTH; x++) {
-      const at = ((y * SCALE + 1) * canvas.width + x * SCALE + 1) * 4;
+      const at = ((y * cell + inside) * canvas.width + x * cell + inside) * 4;
       row += data[at + 2] > 128 ? "1" : "0";
     }
     bits.push(row);

@@ -4,7 +4,7 @@
 // restore; and Connect / Disconnect of a board.
 import { Link, WebSerialChannel } from "./serial.js";
 import { forgetRecord, refreshRecord } from "./record.js";
-import { $, download, links, say } from "./shared.js";
+import { $, download, links, note, say } from "./shared.js";
 
 let clock = null; // the page's Clock (web/clock.js): its parsers read the presets
 let listChanged = () => {}; // told after the clock's list may have changed
@@ -100,12 +100,21 @@ async function restoreList(entries, what) {
 
 $("manager").addEventListener("toggle", () => $("manager").open && refreshManager());
 $("refresh").addEventListener("click", refreshManager);
+// The name and the preset as the clock will take them: a name with "=" is refused as a name
+// (on the line, the first "=" ends the name, and the rest would be read as a preset).
+function checked() {
+  const name = $("add-name").value;
+  return name.trim() ? clock.checkEntry(name, $("add-spec").value) : clock.checkSpec($("add-spec").value);
+}
 $("add-check").addEventListener("click", () => {
-  const checked = clock.checkSpec($("add-spec").value);
-  say($("link-answer"), checked.reads ? "the clock reads it: " + checked.reads : checked.error, !checked.reads);
+  const found = checked();
+  say($("link-answer"), found.reads ? "the clock reads it: " + found.reads : found.error, !found.reads);
 });
 $("add-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  const found = checked();
+  if (!$("add-name").value.trim()) return say($("link-answer"), "give the preset a name (1 to 24 characters, no =)", true);
+  if (!found.reads) return say($("link-answer"), found.error + " (nothing was sent)", true);
   obey(`PRESET ADD ${$("add-name").value.trim()} = ${$("add-spec").value.trim()}`);
 });
 $("backup").addEventListener("click", async () => {
@@ -129,10 +138,17 @@ $("restore").addEventListener("change", async () => {
   await restoreList(checked.entries, "restored " + file.name);
 });
 
+export const NO_WEB_SERIAL =
+  "Connect a clock needs Web Serial, which this browser does not have (Safari, Firefox and phone browsers lack it): " +
+  "open this page in Chrome or Edge on a computer. The clock in this page works here as it is.";
+
+if (!WebSerialChannel.supported()) $("connect").title = NO_WEB_SERIAL;
 $("connect").addEventListener("click", async () => {
   if (!WebSerialChannel.supported()) {
-    say($("link-answer"), "this browser has no Web Serial: use Chrome, Edge or another Chromium browser", true);
-    $("manager").open = true;
+    // Said at the top, where the eye is after the click, not in a panel below the fold.
+    note(NO_WEB_SERIAL);
+    say($("link-answer"), NO_WEB_SERIAL, true);
+    $("notes").scrollIntoView({ block: "nearest" });
     return;
   }
   let boardLink = null;

@@ -3,7 +3,7 @@
 // and the preset manager for whichever clock is connected (this page's, or a board on USB).
 import { Clock } from "./clock.js";
 import { setupManager, useLink } from "./manager.js";
-import { refreshRecord } from "./record.js";
+import { refreshRecord, setupRecord } from "./record.js";
 import { Link, PageChannel } from "./serial.js";
 import { $, links, note, say } from "./shared.js";
 
@@ -15,6 +15,7 @@ const clock = new Clock({
   onFrame: (info) => frameChanged(info),
 });
 setupManager(clock, () => refreshPresetList());
+setupRecord(clock);
 let lastState = null;
 
 // --- levers, buttons and keys ------------------------------------------------------------------
@@ -89,7 +90,10 @@ $("mute").addEventListener("change", () => clock.setMuted($("mute").checked));
 
 // --- the board and what the frame says ------------------------------------------------------
 
+// Another board is another clock: the old board's line closes before the new one starts, so
+// nothing asked of the old one (its record) is answered by the new one, or waits for it.
 $("board").addEventListener("change", () => {
+  if (links.page) links.page.close();
   clock.start($("board").value);
   connectPage();
 });
@@ -163,17 +167,22 @@ async function refreshPresetList() {
   }
 }
 
+// The clock's answer to PRESET USE without its list number: "using Blitz 5+3: 5 min + 3 s/move".
+function used(final) {
+  return final.replace(/^(OK|ERR) /, "").replace(/^(using|chosen) \d+ /, "$1 ");
+}
+
 $("preset-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("preset").value.trim();
   const answer = $("preset-answer");
-  if (!text) return;
+  if (!text) return say(answer, "type a time control first, such as 5+3, G/90/30, 90'+30'' or 45m 3x30s", true);
   try {
     const added = await links.page.command(`PRESET REPLACE ${PAGE_PRESET} = ${text}`);
     if (!added.ok) return say(answer, added.final.replace(/^ERR /, ""), true);
     const number = /^OK (?:added|replaced) (\d+)/.exec(added.final)[1];
-    const used = await links.page.command(`PRESET USE ${number}`);
-    say(answer, used.final.replace(/^(OK|ERR) /, ""), !used.ok);
+    const chosen = await links.page.command(`PRESET USE ${number}`);
+    say(answer, used(chosen.final), !chosen.ok);
   } catch (error) {
     say(answer, error.message, true);
   }
@@ -181,8 +190,8 @@ $("preset-form").addEventListener("submit", async (event) => {
 });
 
 $("preset-list").addEventListener("change", async () => {
-  const used = await links.page.command(`PRESET USE ${$("preset-list").value}`);
-  say($("preset-answer"), used.final.replace(/^(OK|ERR) /, ""), !used.ok);
+  const chosen = await links.page.command(`PRESET USE ${$("preset-list").value}`);
+  say($("preset-answer"), used(chosen.final), !chosen.ok);
   refreshPresetList();
 });
 
@@ -196,10 +205,15 @@ window.addEventListener("storage", (event) => {
 
 // --- a tab that sleeps ----------------------------------------------------------------------------
 
+// A hidden tab may never come back (a phone drops it; a reload or a closed tab goes through
+// pagehide): the game in progress is saved as it goes, so what comes back gives no time back.
+window.addEventListener("pagehide", () => clock.saveNow());
+
 let hiddenAt = null;
 document.addEventListener("visibilitychange", () => {
   if (!clock.page) return;
   if (document.hidden) {
+    clock.saveNow();
     hiddenAt = performance.now();
     clock.longestGap = 0;
     clock.stepsHidden = clock.steps;
@@ -220,11 +234,16 @@ document.addEventListener("visibilitychange", () => {
 
 // --- start -----------------------------------------------------------------------------------
 
+// Offline after a reload: a service worker keeps the page's files (web/sw.js). Browsers allow one
+// on localhost and https pages only; a phone on http://ADDRESS keeps working while the tab stays.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
+
 (async () => {
   const started = performance.now();
   try {
     $("mute").checked = clock.muted;
     await clock.boot(new URLSearchParams(location.search).get("board"));
+    Link.fold = (text) => clock.fold(text); // what is typed goes over the serial line in ASCII
     $("board").replaceChildren(...clock.boards.map((name) => new Option(name, name, false, name === clock.board)));
     connectPage();
     document.body.classList.add("ready");

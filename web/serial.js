@@ -6,10 +6,12 @@
 
 export class ClockError extends Error {}
 
-// The in-page clock: bytes go to its serial port and the loop runs a pass at once.
+// The in-page clock: bytes go to its serial port and the loop runs a pass at once. A channel is
+// the line of one board's clock: once the chooser starts another, it is closed.
 export class PageChannel {
   constructor(clock) {
     this.clock = clock;
+    this.page = clock.page;
     this.handler = () => {};
     this.label = "the clock in this page";
   }
@@ -17,6 +19,7 @@ export class PageChannel {
     this.handler = handler;
   }
   async send(text) {
+    if (this.clock.page !== this.page) throw new ClockError("the page's clock is another board's now");
     this.clock.serialIn(text);
   }
   received(text) {
@@ -89,6 +92,10 @@ const LISTED_COUNT = /^OK (\d+) presets?$/;
 
 // Commands and their answers, one at a time; EV lines go to onEvent.
 export class Link {
+  // What the page sends is folded to ASCII first (typographic quotes, primes, dashes, spaces that
+  // do not break), as the clock's parsers read them: the page sets it to the clock's own fold.
+  static fold = (text) => text;
+
   constructor(channel, timeoutMs = 3000) {
     this.channel = channel;
     this.timeoutMs = timeoutMs;
@@ -146,13 +153,27 @@ export class Link {
     }
   }
 
+  // No more commands: the one waiting is refused at once (its board was switched away from).
+  close(why = "the page's clock is another board's now") {
+    this.closed = why;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      waiting.reject(new ClockError(why));
+    }
+  }
+
   // {ok, final, lines}; rejects with a ClockError when there is no answer in time, or garbage.
   command(command) {
+    command = Link.fold(command);
+    if (this.closed) return Promise.reject(new ClockError(this.closed));
     if (!/^[ -~]*$/.test(command)) {
       return Promise.reject(new ClockError("only printable ASCII goes over the serial line"));
     }
     const run = () =>
       new Promise((resolve, reject) => {
+        if (this.closed) return reject(new ClockError(this.closed));
         const timer = setTimeout(() => {
           this.waiting = null;
           reject(

@@ -8,6 +8,7 @@ export const links = { page: null, current: null };
 
 export function note(text) {
   const notes = $("notes");
+  if (!notes.hidden && notes.textContent.includes(text)) return; // said already
   notes.hidden = false;
   notes.textContent = (notes.textContent ? notes.textContent + " · " : "") + text;
 }

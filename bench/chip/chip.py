@@ -24,7 +24,17 @@ class Hung(Exception):
 
 
 class Chip:
-    def __init__(self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120, leds="", ht1621=""):
+    def __init__(
+        self,
+        firmware,
+        bootrom,
+        tm1637="",
+        oled="0x3c",
+        timeout=120,
+        leds="",
+        spi_oled="",
+        ht1621="",
+    ):
         self.timeout = timeout
         self.output = bytearray()
         self.forward = False
@@ -36,7 +46,7 @@ class Chip:
         self.port = os.ttyname(slave)
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
-        command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds]
+        command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
         command += ["--ht1621", ht1621]
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(

@@ -4,18 +4,18 @@
 // one JSON command a line on stdin, answered by one JSON line on stdout.
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
-//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c] [--vsys MV] [--leds PIN,PIN]
-//                [--ht1621 CS,WR,DATA;CS,WR,DATA]
+//                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c|none] [--spi-oled BUS,DC,CS]
+//                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA]
 //
 // Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
 // asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
 // The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
 // so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
-// the socket at fd N. The display's writes (hardware I2C transactions, bit-banged TM1637
-// frames), the running-side lights' levels (--leds), the core's sleeps of 2 ms or more (the
-// main loop between passes), flash erases and programs, and resets are kept as events with
-// their emulated ms, taken by {"op": "events"}.
+// the socket at fd N. The display's writes (hardware I2C transactions, bursts on hardware SPI,
+// bit-banged TM1637 frames), the running-side lights' levels (--leds), the core's sleeps of
+// 2 ms or more (the main loop between passes), flash erases and programs, and resets are kept
+// as events with their emulated ms, taken by {"op": "events"}.
 //
 // Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
 // and lights show (meter.mjs) come with every answer.
@@ -34,7 +34,7 @@ import { Meter } from './meter.mjs';
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
-  ht1621: '',
+  ht1621: '', 'spi-oled': '',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -115,7 +115,16 @@ const nowMs = () => nowNs() / 1e6;
 const clocks = new ClockTree();
 const meter = new Meter(nowNs);
 function event(record) {
-  record.t = +nowMs().toFixed(4);
+  if (record.t === undefined) record.t = +nowMs().toFixed(4);
+  if (profileLive && profileToPassEnd) {
+    // The pass ends at its first flash write, or at a sleep of 2 ms or more it began; what it
+    // shows ends with its last display write or light switched before that.
+    if (record.ev === 'flash' || (record.ev === 'slept' && record.from >= profileFrom)) profileLive = false;
+    else if (['i2c', 'spi', 'tm1637', 'led'].includes(record.ev)) {
+      profileShown = profileRows();
+      pyShown = pyRows();
+    }
+  }
   meter.observe(record);
   events.push(record);
   if (events.length > 200000) events.splice(0, 100000);
@@ -203,7 +212,14 @@ class Ssd1306 {
     } else this.col = (this.col + 1) & 127;
   }
 }
-const oled = opts.oled && opts.oled !== 'none' ? new Ssd1306(parseInt(opts.oled)) : null;
+// --spi-oled BUS,DC,CS: the panel on 4-wire SPI instead (or as well), on SPI0 or SPI1 with its
+// D/C and CS lines on those GPIOs.
+const spiOled = opts['spi-oled'] ? opts['spi-oled'].split(',').map(Number) : null;
+if (spiOled && (spiOled.length !== 3 || ![0, 1].includes(spiOled[0]) || spiOled.some((n) => !(n >= 0 && n < NPIN)))) {
+  fail('--spi-oled BUS,DC,CS: BUS 0 or 1, DC and CS GPIO numbers');
+}
+const i2cOled = opts.oled && opts.oled !== 'none';
+const oled = i2cOled || spiOled ? new Ssd1306(i2cOled ? parseInt(opts.oled) : -1) : null;
 
 // rp2040js moves I2C bytes at once; each step here is answered after its time on the wire, from
 // the SCL high and low counts the firmware set (in clk_sys cycles): 9 clocks a byte with its
@@ -254,6 +270,56 @@ function hookI2C(bus, index) {
       bus.completeStop();
     });
 }
+
+// ---------------------------------------------------------------- SSD1306 on hardware SPI
+// rp2040js shifts an SPI frame out the moment it leaves the TX FIFO; here it takes its time on
+// the wire, DSS + 1 bit times at the rate the firmware set: clk_peri / (CPSDVSR x (1 + SCR)),
+// clk_peri as the CLOCKS registers choose it (clocks.mjs). BSY, the FIFOs and the DMA requests
+// follow from the frame being done later. The panel latches each byte with D/C and CS as they
+// are at its last bit (the SSD1306 samples D/C# at the eighth SCLK): a command with D/C low, a
+// byte of display data with D/C high, nothing while CS is high. A burst (bytes back to back with
+// the same D/C and CS) is an event once the bus is idle and D/C or CS changes, or the next burst
+// begins: from t0, its first bit, to t, its last.
+function hookSPI(spi, index) {
+  const panel = spiOled && spiOled[0] === index ? spiOled : null;
+  let value = 0;
+  let started = 0;
+  let burst = null;
+  const alarm = clock.createAlarm(() => shifted());
+  const flush = () => {
+    if (!burst) return;
+    const { dc, cs, n, t0, end, hz } = burst;
+    burst = null;
+    event({ ev: 'spi', bus: index, dc, cs, n, hz, t0: +t0.toFixed(4), t: +end.toFixed(4) });
+  };
+  const lines = () => (panel ? [level[panel[1]], level[panel[2]]] : [null, null]);
+  function shifted() {
+    const [dc, cs] = lines();
+    if (burst && (burst.dc !== dc || burst.cs !== cs)) flush();
+    if (!burst) burst = { dc, cs, n: 0, t0: started, hz: Math.round(spi.clockFrequency) };
+    burst.n++;
+    burst.end = nowMs();
+    if (panel && cs === 0) {
+      if (dc) oled.pixels(value);
+      else oled.command(value);
+    }
+    spi.completeTransmit(0);
+  }
+  spi.onTransmit = (v) => {
+    value = v;
+    started = nowMs();
+    const hz = spi.clockFrequency;
+    if (hz > 0) alarm.schedule((spi.dataBits * 1e9) / hz);
+    else shifted();
+  };
+  if (panel) {
+    spiLinesChanged = (pin) => {
+      if ((pin === panel[1] || pin === panel[2]) && burst && !spi.busy && spi.txFIFO.empty) flush();
+    };
+  }
+}
+let spiLinesChanged = null; // this boot's SPI panel: a change of its D/C or CS ends a burst
+listeners.push((pin) => spiLinesChanged && spiLinesChanged(pin));
 
 // ---------------------------------------------------------------- TM1637 modules, bit-banged
 const modules = [];
@@ -369,6 +435,7 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) mcu.gpio[pin].addListener(() => resolve(pin));
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
+  mcu.spi.forEach(hookSPI);
   clocks.attach(mcu, nowNs, event);
   if (oled && !oled.metered) {
     meter.watchOled(oled);
@@ -405,6 +472,50 @@ function reboot() {
 }
 
 // ---------------------------------------------------------------- running
+// {"op": "profile", "on": true} starts counting, per instruction address, the emulated ns the
+// core spent there and how often it ran it (with "pass_only": true, only until the pass of the
+// main loop that runs then ends: its first flash write or a sleep of 2 ms or more; pcs_shown
+// then holds them as they stood at its last display write or light switched);
+// {"op": "profile", "on": false} stops and answers them (bench/chip/profile.py names the
+// functions from the image's ELF).
+let profile = null;
+let profileToPassEnd = false;
+let profileLive = false;
+let profileFrom = 0;
+let profileShown = [];
+const profileRows = () => (profile ? [...profile].map(([pc, [ns, n]]) => [pc, Math.round(ns), n]) : []);
+// Python functions too, when the profile is given mp_execute_bytecode's address ("bytecode"):
+// each entry there runs a function's bytecode (code_state->fun_bc->bytecode names it: the ELF
+// has a fun_data_ symbol for each frozen one); it has returned once SP is back where it was
+// with PC at the return address, or above (an exception unwound it). Per bytecode address: ns
+// with it on top of the stack (self), ns from its entry to its return (inclusive), calls.
+let pyEntry = 0;
+let pyStack = [];
+let pyProfile = new Map();
+let pyShown = [];
+function pyEnter(core) {
+  const fun = mcu.readUint32(core.registers[0]);
+  const bytecode = mcu.readUint32(fun + 12);
+  pyStack.push({ bytecode, sp: core.SP, lr: core.LR & ~1, from: execNs });
+  const seen = pyProfile.get(bytecode);
+  if (seen) seen[2]++;
+  else pyProfile.set(bytecode, [0, 0, 1]);
+}
+function pyAfter(core, ns) {
+  const top = pyStack[pyStack.length - 1];
+  pyProfile.get(top.bytecode)[0] += ns;
+  for (;;) {
+    const frame = pyStack[pyStack.length - 1];
+    if (!frame || !(core.SP > frame.sp || (core.SP === frame.sp && core.PC === frame.lr))) break;
+    pyProfile.get(frame.bytecode)[1] += execNs - frame.from;
+    pyStack.pop();
+  }
+}
+function pyRows() {
+  const open = new Map(); // the frames not returned yet: their inclusive time so far
+  for (const frame of pyStack) open.set(frame.bytecode, (open.get(frame.bytecode) ?? 0) + execNs - frame.from);
+  return [...pyProfile].map(([bc, [own, all, n]]) => [bc, Math.round(own), Math.round(all + (open.get(bc) ?? 0)), n]);
+}
 const SLEPT_NS = 2e6; // a sleep this long ends a pass of the main loop: a 'slept' event
 let asleepSince = null;
 function slice(limitNs) {
@@ -429,10 +540,20 @@ function slice(limitNs) {
         if (nowNs() - asleepSince >= SLEPT_NS) event({ ev: 'slept', from: +(asleepSince / 1e6).toFixed(4) });
         asleepSince = null;
       }
+      const pc = profileLive ? core.PC : 0;
+      if (pc && pc === pyEntry) pyEnter(core);
       const ns = core.executeInstruction() * clocks.cycleNs;
       clock.tick(ns);
       execNs += ns;
       clocks.executed(ns);
+      if (profileLive) {
+        const seen = profile.get(pc);
+        if (seen) {
+          seen[0] += ns;
+          seen[1]++;
+        } else profile.set(pc, [ns, 1]);
+        if (pyStack.length) pyAfter(core, ns);
+      }
     }
   }
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
@@ -520,6 +641,19 @@ function next() {
     case 'save': // the whole flash, image and file system: a .bin that boots as it is now
       fs.writeFileSync(command.path, mcu.flash.subarray(0, FLASH_SIZE));
       return done(status());
+    case 'profile': {
+      const found = { pcs: profileRows(), pcs_shown: profileShown, py: pyRows(), py_shown: pyShown };
+      profile = command.on ? new Map() : null;
+      profileShown = [];
+      pyEntry = command.on ? command.bytecode ?? 0 : 0;
+      pyStack = [];
+      pyProfile = new Map();
+      pyShown = [];
+      profileLive = !!command.on;
+      profileToPassEnd = !!command.pass_only;
+      profileFrom = nowMs();
+      return done({ ...status(), ...found });
+    }
     case 'reset':
       reboot();
       return done(status());

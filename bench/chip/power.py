@@ -64,8 +64,10 @@ PACKS = {"2aa": 2, "3aa": 3}
 DISPLAYS = {  # board -> (kind, figures)
     "pico_oled": ("oled", {"dark_ma": 1.5, "ua_px": 3.4}),
     "pico_minimal": ("oled", {"dark_ma": 1.5, "ua_px": 3.4}),
+    "pico_oled_spi": ("oled", {"dark_ma": 1.5, "ua_px": 3.4}),
     "pico_sh1106": ("oled", {"dark_ma": 1.5, "ua_px": 6.3}),
     "pico_ssd1309": ("oled", {"dark_ma": 3.0, "ua_px": 22.0}),
+    "pico_ssd1309_spi": ("oled", {"dark_ma": 3.0, "ua_px": 22.0}),
     "pico_tm1637": ("tm1637", {"module_ma": 0.5, "ma_seg": 1.14}),
     "pico_lcd": ("ht1621", {"module_ma": 0.15, "ua_seg": 0.2}),
 }

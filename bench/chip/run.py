@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# `make bench-chip`: the clock measured on an emulated RP2040, for pico_oled and pico_tm1637.
+# `make bench-chip`: the clock measured on an emulated RP2040, for pico_oled, pico_tm1637,
+# pico_oled_spi and pico_ssd1309_spi.
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
 #       [--json build/bench-chip.json] [--no-estimate] [--plies 400]
@@ -8,13 +9,16 @@
 # serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
 # emulated instants (rp2040js, 125 MHz, cycle-counted). An image that starts the clock by
 # itself (make firmware's build/clock-NAME.uf2; NAME in RP2040_FIRMWARE stands for the board)
-# is measured as it is, with nothing installed. Figures:
+# is measured as it is, with nothing installed; a board whose image is not there is skipped
+# with a line saying so. Everything is measured twice: on the first boot after flashing, then
+# after a reset, on a clock in service (its files there when it boots). Figures:
 #   press   lever edge -> the end of what the press's pass shows: the running-side lights switch
 #           and the last display write (I2C STOP of the last SSD1306 transaction / end of the
-#           last TM1637 frame) before the pass saves the game (its first flash write) or the
-#           core next sleeps 2 ms or more. A press that changes no digit (a byo-yomi move inside
-#           the main time, on the 7-segment board) shows by its lights alone: a write after the
-#           save is the next tenth's, not the press's.
+#           last SPI burst to the SSD1306 / end of the last TM1637 frame) before the pass saves
+#           the game (its first flash write) or the core next sleeps 2 ms or more. A press that
+#           changes no digit (a byo-yomi move inside the main time, on the 7-segment board)
+#           shows by its lights alone: a write after the save is the next tenth's, not the
+#           press's.
 #   busy    share of emulated time the core was not asleep (WFI/WFE) over a stretch
 #   heap    MEM over the serial line (a collection, then used/free/largest block)
 #   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
@@ -40,7 +44,9 @@ import power  # noqa: E402
 LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
 HOLD_MS = 40  # how long a lever is held down
 BURST_GAP_MS = 10.0  # display writes closer than this belong to one burst
+HALF_BYTES = 1 + 62 * 4  # an I2C write of a half's time: the data control byte, 62 x 4 pages
 QUIET_MS = 3000  # after serial input the loop wakes often for 2 s: busy waits this long
+# The boards measured: their display (an SSD1306 on I2C or on SPI, two TM1637 modules).
 BOARDS = {
     "pico_oled": {"tm1637": "", "display": "oled"},
     "pico_tm1637": {"tm1637": "2,3;6,7", "display": "tm1637"},
@@ -48,8 +54,10 @@ BOARDS = {
     "pico_sh1106": {"tm1637": "", "display": "oled"},
     "pico_ssd1309": {"tm1637": "", "display": "oled"},
     "pico_minimal": {"tm1637": "", "display": "oled", "speed": False},  # one button: battery only
+    "pico_oled_spi": {"tm1637": "", "display": "spi"},
+    "pico_ssd1309_spi": {"tm1637": "", "display": "spi"},
 }
-DEFAULT_BOARDS = ("pico_oled", "pico_tm1637", "pico_lcd")
+DEFAULT_BOARDS = ("pico_oled", "pico_tm1637", "pico_lcd", "pico_oled_spi", "pico_ssd1309_spi")
 GOALS = {"press_worst_ms": 10, "heap_play_kb": 64, "busy_running": 2, "busy_tenths": 10}
 GOALS.update({"busy_ready": 0.5, "busy_paused": 0.5, "charge_worst_ms": 0})
 # The scripted games: (name, preset spec or None for the one chosen, plies in ms, label). The
@@ -70,6 +78,27 @@ with open(os.path.join(ROOT, "boards", "pico_oled.py")) as _board:
     I2C_HZ = int(re.search(r"^I2C_FREQ = (\d+)", _board.read(), re.M).group(1))
 
 
+def board_spi(board):
+    """The board file's SPI panel as emu.mjs --spi-oled takes it, "BUS,DC,CS"."""
+    with open(os.path.join(ROOT, "boards", board + ".py")) as source:
+        text = source.read()
+    found = [
+        re.search(r"^%s = (\d+)" % name, text, re.M) for name in ("SPI_ID", "OLED_DC", "OLED_CS")
+    ]
+    return ",".join(match.group(1) for match in found)
+
+
+def chip_options(board):
+    """The keywords of Chip() for the board's display and lights."""
+    kind = BOARDS[board]["display"]
+    options = {"tm1637": BOARDS[board]["tm1637"], "leds": board_leds(board)}
+    if kind == "spi":
+        options.update(oled="none", spi_oled=board_spi(board))
+    elif kind == "ht1621":
+        options.update(oled="none", ht1621=BOARDS[board]["ht1621"])
+    return options
+
+
 def board_leds(board):
     """The board file's running-side light pins, "LEFT,RIGHT", or "" when it has none."""
     with open(os.path.join(ROOT, "boards", board + ".py")) as source:
@@ -78,6 +107,9 @@ def board_leds(board):
 
 
 GAME_SPEC = "chessclock:G/15/10"
+# What is kept of the first boot's figures (the rest are the clock in service's).
+FIRST_BOOT_KEYS = ("press_median_ms", "press_worst_ms", "press_worst_case", "presses")
+FIRST_BOOT_KEYS += ("heap_boot", "heap_play", "resume_ms")
 
 
 def say(*words):
@@ -136,7 +168,7 @@ class Bench:
     # --- display --------------------------------------------------------------------------
 
     def display_events(self, events=None):
-        kind = {"oled": "i2c", "tm1637": "tm1637", "ht1621": "ht1621"}[self.display]
+        kind = {"oled": "i2c", "spi": "spi", "ht1621": "ht1621"}.get(self.display, "tm1637")
         return [e for e in (self.chip.events() if events is None else events) if e["ev"] == kind]
 
     def burst(self, events, since):
@@ -180,8 +212,23 @@ class Bench:
             press["t"] = edge
             press["lights_ms"] = round(lights[0] - edge, 3) if lights else None
             press["writes"] = len(writes)
+            if self.display == "oled" and shown is not None:
+                # The whole picture: a time that changed shape, which an I2C panel draws after
+                # the save (a 62 x 4 window: its control byte and 248 bytes of data).
+                slept = [e["from"] for e in events if e["ev"] == "slept" and e["from"] > edge]
+                stop = min(slept) if slept else edge + 1e9
+                half = [
+                    e["t"]
+                    for e in self.display_events(events)
+                    if end < e["t"] <= stop and e["n"] >= HALF_BYTES
+                ]
+                press["whole_ms"] = round((half[0] if half else shown) - edge, 3)
             if self.display == "oled":  # bytes on the I2C bus, the address bytes included
                 press["i2c_bytes"] = sum(w["n"] + 1 for w in writes)
+            elif self.display == "spi":  # bytes on the SPI bus, and their time there
+                press["spi_bytes"] = sum(w["n"] for w in writes)
+                press["spi_ms"] = sum(w["n"] * 8000.0 / w["hz"] for w in writes if w["hz"])
+                press["spi_hz"] = max((w["hz"] for w in writes), default=0)
             self.presses.append(press)
         return edge
 
@@ -310,6 +357,14 @@ def measure(chip, board, plies_in_game=GAME_PLIES, battery=True):
         # the bus alone for the worst press: 9 clocks a byte at the board file's I2C_FREQ
         bus_ms = worst.get("i2c_bytes", 0) * 9 * 1000 / I2C_HZ
         out["press_worst_bus_ms"] = round(bus_ms, 3)
+    elif bench.display == "spi":  # 8 clocks a byte at the rate the firmware got
+        out["press_worst_bus_ms"] = round(worst.get("spi_ms", 0), 3)
+        out["spi_hz"] = max((p.get("spi_hz", 0) for p in bench.presses), default=0)
+    wholes = [p for p in bench.presses if p.get("whole_ms") is not None]
+    if wholes:
+        whole = max(wholes, key=lambda p: p["whole_ms"])
+        out["press_whole_worst_ms"] = whole["whole_ms"]
+        out["press_whole_worst_case"] = whole["case"]
     out["presses_without_a_change"] = sum(1 for p in bench.presses if p["ms"] is None)
     out["presses_shown_by_lights_alone"] = sum(
         1 for p in bench.presses if p["ms"] is not None and not p["writes"]
@@ -395,25 +450,28 @@ def install(chip, board, log):
 def clock_running(chip):
     """Whether the image starts the clock by itself (the project's UF2): it draws a screen."""
     chip.run(4000)
-    return any(e["ev"] in ("i2c", "tm1637", "ht1621") for e in chip.events())
+    return any(e["ev"] in ("i2c", "spi", "tm1637", "ht1621") for e in chip.events())
 
 
 def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
     say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
-    tm1637 = BOARDS[board]["tm1637"]
-    lcd = BOARDS[board].get("ht1621", "")
     battery = battery and power.frozen(firmware)
-    with Chip(
-        firmware, bootrom, tm1637=tm1637, timeout=timeout, leds=board_leds(board), ht1621=lcd
-    ) as chip:
+    with Chip(firmware, bootrom, timeout=timeout, **chip_options(board)) as chip:
         figures = {"firmware": firmware}
         if clock_running(chip):
             figures["install"] = "frozen in the image"
-            chip.send("reset")
         else:
             say("%s: installing with ./flash.sh over the emulated USB serial" % board)
             figures["install"] = "flash.sh"
             figures.update(install(chip, board, log))
+        if BOARDS[board].get("speed", True):
+            # The first boot after flashing (the own UF2 formats the file system as it boots;
+            # on stock MicroPython, the clock's first start after flash.sh), then, after the
+            # reset measure() ends with, a clock in service: its files there when it boots.
+            say("%s: the first boot after flashing" % board)
+            first = measure(chip, board, plies, battery=False)
+            figures["first_boot"] = {key: first[key] for key in FIRST_BOOT_KEYS}
+            say("%s: in service (after a reset)" % board)
         figures.update(measure(chip, board, plies, battery))
         figures["game_plies"] = plies
         figures["emulated_s"] = chip.run(0)["t"] / 1000
@@ -426,8 +484,13 @@ def _kb(value):
 
 def table(results, desktop):
     rows = [
-        ("lever edge to last display byte, median", "press_median_ms", "%.1f ms", None),
-        ("the same, worst (%s)", "press_worst_ms", "%.1f ms", "press_worst_ms"),
+        (
+            "in service: lever edge to last display byte, median",
+            "press_median_ms",
+            "%.1f ms",
+            None,
+        ),
+        ("in service: the same, worst (%s)", "press_worst_ms", "%.1f ms", "press_worst_ms"),
         ("CPU busy, ready screen", "busy_ready", "%.2f %%", "busy_ready"),
         ("CPU busy, paused", "busy_paused", "%.2f %%", "busy_paused"),
         ("CPU busy, running above 20 s", "busy_running", "%.2f %%", "busy_running"),
@@ -449,6 +512,48 @@ def table(results, desktop):
         )
         goal_text = ("<= " + form % GOALS[goal]) if goal else ""
         lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess or "-", goal_text))
+
+    def first_cell(b, key):
+        first = results[b].get("first_boot", {})
+        return "%.1f ms" % first[key] if first.get(key) is not None else "-"
+
+    def apart_cell(b):
+        first = results[b].get("first_boot", {}).get("press_median_ms")
+        if not first:
+            return "-"
+        return "%+.1f %%" % (100.0 * (results[b]["press_median_ms"] - first) / first)
+
+    at = 4  # after the header and the median and worst rows
+    if any(results[b].get("press_whole_worst_ms") for b in boards):
+        at += 1
+        lines.insert(
+            4,
+            "| in service: to the whole picture, worst (a half drawn after the save) | %s | - | |"
+            % " | ".join(
+                (
+                    "%.1f ms (%s)"
+                    % (results[b]["press_whole_worst_ms"], results[b]["press_whole_worst_case"])
+                    if results[b].get("press_whole_worst_ms")
+                    else "-"
+                )
+                for b in boards
+            ),
+        )
+    lines.insert(
+        at,
+        "| first boot after flashing: press median | %s | - | |"
+        % " | ".join(first_cell(b, "press_median_ms") for b in boards),
+    )
+    lines.insert(
+        at + 1,
+        "| first boot after flashing: press worst | %s | - | |"
+        % " | ".join(first_cell(b, "press_worst_ms") for b in boards),
+    )
+    lines.insert(
+        at + 2,
+        "| in service against first boot, median | %s | - | within 5 %% |"
+        % " | ".join(apart_cell(b) for b in boards),
+    )
 
     def heap_cell(b, key, part):
         h = results[b].get(key)
@@ -513,7 +618,13 @@ def table(results, desktop):
             )
             for b in boards
         ]
-        extra.insert(0, ("worst press: its bytes on the I2C bus alone", cells, "-", ""))
+        extra.insert(0, ("worst press: its bytes on the display's bus alone", cells, "-", ""))
+    if any(results[b].get("spi_hz") for b in boards):
+        cells = [
+            "%.1f MHz" % (results[b]["spi_hz"] / 1e6) if results[b].get("spi_hz") else "-"
+            for b in boards
+        ]
+        extra.insert(1, ("SPI clock the firmware got", cells, "-", ""))
     for label, cells, guess, goal in extra:
         lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess, goal))
     return "\n".join(lines)
@@ -531,11 +642,20 @@ USAGE_BOOTROM = (
 )
 
 
+def built(path_pattern, boards):
+    """The boards of `boards` that have an image: all of them for one image (no NAME in the
+    pattern), else those whose build/clock-NAME.uf2 the user built."""
+    if "NAME" not in path_pattern:
+        return list(boards)
+    return [b for b in boards if os.path.isfile(path_pattern.replace("NAME", b))]
+
+
 def check(path_pattern, boards, bootrom):
-    """One line saying what is wrong with the inputs, or None."""
+    """One line saying what is wrong with the inputs, or None. A board without its own image
+    (NAME in the pattern) is not a problem while another board has one: main() skips it."""
     if not path_pattern:
         return USAGE_FIRMWARE + "; it is not set"
-    for board in boards:
+    for board in built(path_pattern, boards) or boards[:1]:
         path = path_pattern.replace("NAME", board)
         if not os.path.isfile(path):
             return "%s; %s is not a file" % (USAGE_FIRMWARE, path)
@@ -586,6 +706,11 @@ def main(argv):
     if problem:
         print("bench-chip: " + problem, file=sys.stderr)
         return 2
+    for board in boards:
+        if board not in built(firmware, boards):
+            path = os.path.relpath(os.path.abspath(firmware.replace("NAME", board)), ROOT)
+            print("bench-chip: %s skipped: no %s (make firmware builds it)" % (board, path))
+    boards = built(firmware, boards)
     for board in boards:
         image = firmware.replace("NAME", board)
         if battery is not False and not power.frozen(image):

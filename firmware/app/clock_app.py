@@ -32,7 +32,7 @@ from hal import buttons
 from hal.battery import Gauge
 from hal.storage import problem_text
 from notation.errors import PresetError
-from ui.status import INFO_BATTERY, INFO_COUNTERS, Status
+from ui.status import INFO_BATTERY, INFO_COUNTERS, START_HINT, Status
 
 # The clock's state is the game's phase (Game.state(): ready, running, paused, over; "interim"
 # is running with a flag shown) and a stack of overlays over it (app.menus: the preset menu, the
@@ -76,6 +76,8 @@ _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the cl
 
 
 class ClockApp:
+    hall = None  # app.hall's Hall, once the clock has a board number, a command or a link
+
     def __init__(self, hal, present, screen, now, record=None):
         # Every game writes its record here: set aside first (main.py makes it before its
         # imports), while the heap is in one piece, and kept till the next start.
@@ -83,7 +85,9 @@ class ClockApp:
         self.hal = hal
         self.screen = screen
         self.plus_minus = buttons.PLUS in present and buttons.MINUS in present
-        self.gestures = act.Gestures(present, self.on_action, self._play_at_once)
+        self.gestures = act.Gestures(present, self.on_action, self._play_at_once, self._repeats)
+        # A screen whose ready screen changes by itself (the 7-segment modules' start hint).
+        self._hint_wait = getattr(screen, "until_hint", None)
         self.settings = Settings(hal.storage)
         self.presets = Presets(hal.storage)
         self.sounds = Sounds(hal.buzzer)
@@ -158,6 +162,14 @@ class ClockApp:
     def _play_at_once(self):
         """PLAY acts at the press (the minimal board) only while a clock runs."""
         return self.game.state() == RUNNING and not self.overlays
+
+    def _repeats(self, action):
+        """Whether `action` held down acts again: PLUS and MINUS (the levers, on a board without
+        them) where the overlay on top steps through values, never over the clocks."""
+        overlays = self.overlays
+        if not overlays or (action <= act.LEVER_RIGHT and self.plus_minus):
+            return False
+        return overlays[-1].repeats()
 
     def state_name(self, now=None):
         """The clock's state as the serial protocol names it: the top overlay's, else the
@@ -341,6 +353,13 @@ class ClockApp:
         if not self._owed:
             self.store_problem = None
 
+    def save_now(self, now):
+        """Save the game in progress as of `now`, not waiting for the next 10 s save (the page
+        whose tab is hidden or closed: a reload then gives no time back)."""
+        if self.in_progress():
+            self._save(now)
+            self._pending &= ~_SAVE
+
     def flush(self, now):
         """The end of a pass that did something: save the game if it changed (_SAVE), or try
         again what the store refused.
@@ -351,7 +370,7 @@ class ClockApp:
         position before it).
         """
         pending = self._pending
-        self._pending = _PLAN
+        self._pending = _PLAN | pending & _DRAW  # a frame still owed is render()'s to clear
         if pending & _RETIRE:
             self._retire()
         if pending & _SAVE:
@@ -435,7 +454,8 @@ class ClockApp:
         if state == READY or state == OVER:
             self.push(_menus().PresetMenu(self.presets, self.settings, self.chosen_index()), stamp)
         elif state == PAUSED:
-            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus)
+            digits = getattr(self.screen, "CELLS", 0) > 0  # the 7-segment modules
+            menu = _menus().ArbiterMenu(self.game, self.left_player, self.plus_minus, digits)
             self.push(menu, stamp)
         elif not self._info:  # running: the counters a while; again: the battery; again: hide
             self._info = INFO_COUNTERS
@@ -552,21 +572,27 @@ class ClockApp:
 
     def _check_battery(self, now):
         millivolts = self.hal.battery_mv()
-        self.status.battery_low = self._gauge.low(millivolts)
-        self.status.battery_percent = self._gauge.percent(millivolts)
+        status = self.status
+        low = self._gauge.low(millivolts)
+        percent = self._gauge.percent(millivolts)
+        if low != status.battery_low or percent != status.battery_percent:
+            status.battery_low = low
+            status.battery_percent = percent
+            self._need(_DRAW)
         on_battery = self._on_battery
         battery = on_battery is not None and on_battery()
-        if battery != self.status.on_battery:
+        if battery != status.on_battery:
             # On battery the faces and lights cost less: the OLED's contrast, the TM1637's
             # brightness (ui/seg7.py), a running light's flash (app/lights.py).
-            self.status.on_battery = battery
+            status.on_battery = battery
             self.lights.battery(battery)
             if self._power_save is not None:
                 self._power_save(battery)
             self._need(_DRAW | _PLAN)
 
-    def render(self, now):
+    def render(self, now, press=False):
         """Set the lights; build the frame and write it to the display only when it changed.
+        For a lever's `press` the screen may leave a slow part to the next render (owed).
         Switched off, nothing is drawn: the HAL is put in standby once, and out of it at the
         first render after the wake."""
         if self.asleep or self._dark:
@@ -577,17 +603,27 @@ class ClockApp:
             if self.asleep:
                 return False
             self._need(_PLAN)
+        self._pending &= ~_DRAW  # drawn: owes_frame() says whether anything changed since
         self.lights.follow(self, now)
         overlays = self.overlays
+        screen = self.screen
         if overlays:
             top = overlays[-1]
-            changed = self.screen.menu(top.title, top.lines(), top.selected, now)
+            changed = screen.menu(top.title, top.lines(), top.selected, now)
         else:
             self._fill_views(now)
-            changed = self.screen.clock(self.left, self.right, self.status)
+            changed = screen.clock(self.left, self.right, self.status, press)
+            if screen.deferred:
+                self._pending |= _DRAW
         if changed:
-            self.hal.display.show(self.screen.frame, self.screen.dirty)
+            self.hal.display.show(screen.frame, screen.dirty)
         return changed
+
+    def owes_frame(self):
+        """Whether something changed since the last render() that a render at the same instant
+        would show: an action, a new game, a flag, an overlay, the battery figure. (What a
+        running clock shows changes with `now` alone.)"""
+        return self._pending & _DRAW != 0
 
     def _fill_views(self, now):
         game = self.game
@@ -605,10 +641,13 @@ class ClockApp:
             status.first_flag_side = 1
         else:
             status.first_flag_side = -1
+        status.now = now
         if self._owed & _SAVE:
             status.message = _NO_SAVE
         elif state == OVER:
             status.message = _MESSAGES.get(game.reason(), "")
+        elif state == READY:
+            status.message = START_HINT
         else:
             status.message = ""
 
@@ -643,6 +682,8 @@ class ClockApp:
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
             wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
+        elif self._hint_wait is not None and not self.overlays and game.state() == READY:
+            wait = _sooner(wait, self._hint_wait(self.status, now))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
         overlays = self.overlays

@@ -5,9 +5,10 @@ import json
 from app.clock_app import E_PRESS, EVENT_NAMES
 from app.presets import MAX_PRESETS, check_name
 from clock import report
-from clock.game import OVER, PAUSED, RUNNING
+from clock.game import OVER, PAUSED, RUNNING, View
 from hal.storage import problem_text
 from notation.errors import PresetError
+import ticks
 
 SIDES = report.SIDES
 HELP = (
@@ -20,6 +21,12 @@ HELP = (
     "STATE                       the clock as JSON",
     "GAME                        the game's record as JSON (a PCN game record)",
     "SET MUTE ON|OFF             sound off or on",
+    "SET BOARD <n>               this clock's board number in the hall (1 to 9999; 0: none)",
+    "SET HALL <name>             the hall's name (letters, digits, - and _)",
+    "SET BROKER <host> [<port> [<user> <password>]]  the MQTT broker (a Wi-Fi clock)",
+    "SET WIFI <ssid> [<password>]  the Wi-Fi network (a Wi-Fi clock)",
+    "HALL                        board, hall, broker and link as JSON",
+    "HALL CMD <json>             obey an arbiter's command (the hall gateway), answer as JSON",
     "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
     "MEM                         the heap after a collection as JSON: used, free, largest block",
     "PING                        answers OK pong",
@@ -56,6 +63,18 @@ def run(channel, text, now):
             channel.write_part("OK ")
             game_record.write(app, channel.write_part)
             send("")
+    elif verb == "HALL":
+        from app import hall_commands
+
+        hall_commands.hall(channel, app, text, now)
+    elif (
+        verb == "SET"
+        and len(words) > 1
+        and words[1].upper() in ("BOARD", "HALL", "BROKER", "WIFI")
+    ):
+        from app import hall_commands
+
+        hall_commands.setting(send, app, words[1].upper(), text)
     elif verb == "SET":
         if len(words) == 3 and words[1].upper() == "MUTE" and words[2].upper() in ("ON", "OFF"):
             muted = words[2].upper() == "ON"
@@ -284,7 +303,7 @@ def side(game, player, now):
 def state(app, now):
     game = app.game
     started = game.state() in (RUNNING, PAUSED)
-    return {
+    doc = {
         "state": app.state_name(now),
         "preset": app.game_preset_name(),
         "spec": app.spec,
@@ -299,6 +318,25 @@ def state(app, now):
         "stamp": now,
         "store": app.store_problem,
     }
+    _rates(game, now, doc)
+    return doc
+
+
+def _rates(game, now, doc):
+    """How each side's figure moves from `now` (`rate`: -1 down, 1 up, 0 still) and until when
+    that holds (`next_ms`: a flag, a stage, a period, the end of a delay; null: no end): a
+    follower runs the clock from these until the next state."""
+    due = game.next_event(now) if game.state() == RUNNING else None
+    doc["next_ms"] = None if due is None else ticks.diff(due, now)
+    step = 1000 if due is None else min(1000, ticks.diff(due, now))
+    for name in ("left", "right"):
+        fields = doc[name]
+        rate = 0
+        if step > 0:
+            later = game.view(report.SIDES.index(fields["player"]), ticks.add(now, step), View())
+            moved = later.time_ms - fields["remaining_ms"]
+            rate = 1 if moved > 0 else -1 if moved < 0 else 0
+        fields["rate"] = rate
 
 
 def event_json(app, event, stamp, entries):

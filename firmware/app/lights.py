@@ -3,9 +3,8 @@
 #
 # Running (an interim flag too): the running side ON, the other OFF; on battery a board with
 # leds.flash_ms lights ON that long at the start of each second instead of steadily, and SLOW
-# that long every two seconds (a 5 mm LED at 4 mA is most of a sleeping clock's current). Paused,
-# in the arbiter's
-# menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
+# that long every two seconds (a 5 mm LED at 4 mA is most of a sleeping clock's current).
+# Paused, in the arbiter's menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
 # that flagged first FAST. Ready, the preset menus, an end by the arbiter or a limit: both OFF.
 # A blink starts lit at the stamp its mode began, so the level at any `now` is known without
 # keeping time, and so is the next edge.
@@ -88,7 +87,12 @@ class Lights:
             self.right = right
             self.since = now
         flash = self.flash
-        self.leds.set(level(left, self.since, now, flash), level(right, self.since, now, flash))
+        if mode < SLOW and not flash:  # steady: on or off, as level() says, without its calls
+            self.leds.set(left == ON, right == ON)
+        else:
+            self.leds.set(
+                level(left, self.since, now, flash), level(right, self.since, now, flash)
+            )
 
     def until_edge(self, now):
         """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""

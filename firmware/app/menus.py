@@ -6,7 +6,8 @@
 # one: its `title`, `lines()` and `selected` (-1: none). The top one takes every button as
 # act(app, action, stamp) and acts on the app; closing it (app.close) shows exactly what lay
 # under it. `name` is the clock's state over serial while it is on top; `until` the stamp at
-# which it closes by itself (None: it stays).
+# which it closes by itself (None: it stays); repeats() whether PLUS or MINUS held down steps on
+# (never where a second press is a yes).
 from app import gestures as act
 from app.presets import PresetError
 from clock import display
@@ -52,6 +53,10 @@ class PresetMenu:
         self.index %= len(items)
         lines, self.selected = _window(items, self.index)
         return lines
+
+    def repeats(self):
+        """PLUS or MINUS held scrolls on."""
+        return True
 
     def act(self, app, action, stamp):
         count = len(self.presets.items)
@@ -101,6 +106,9 @@ class EditMenu:
             "SET next, PLAY cancel",
         ]
 
+    def repeats(self):
+        return True
+
     def spec(self):
         minutes, increment, mode = self.values
         return "chessclock:G/%d/%d %s" % (minutes, increment, MODE_NAMES[mode])
@@ -128,7 +136,8 @@ class EditMenu:
 class ArbiterMenu:
     """Corrections in a pause: each player's time (minutes, seconds) and move counter, undo,
     ending the game. SET moves to the next field, PLUS and MINUS change it (each change is
-    saved as it is made), PLAY is done."""
+    saved as it is made), PLAY is done. With `digits` (the 7-segment board, which shows only
+    the selected line) that line is the value being corrected, laid out on the two modules."""
 
     name = "arbiter"
     title = "Arbiter"
@@ -147,13 +156,26 @@ class ArbiterMenu:
     _UNDO = 6
     _END = 7
 
-    def __init__(self, game, left_player, plus_minus=True):
+    def __init__(self, game, left_player, plus_minus=True, digits=False):
         self.game = game
         self.left_player = left_player
         self.field = 0
-        self.selected = 2
+        self.digits = digits
+        self.selected = 4 if digits else 2
         self.note = "SET next, PLAY done" if plus_minus else "levers -/+, PLAY done"
-        self.asking = False  # PLUS or MINUS on undo or end asked; PLUS again does it
+        self.plus_minus = plus_minus
+        self.asking = 0  # the action (PLUS or MINUS) that asked about undo or the end, or 0
+
+    def _asked(self):
+        """The question on undo or the end, as the pause's undo asks it."""
+        if self.field == self._UNDO:
+            return "Undo ply %d?" % self.game.plies()
+        return "End the game?"
+
+    def _yes(self):
+        if self.plus_minus:
+            return ("PLUS" if self.asking == act.PLUS else "MINUS") + " again: yes"
+        return ("right" if self.asking == act.PLUS else "left") + " lever again: yes"
 
     def _field_line(self):
         field = self.field
@@ -161,12 +183,15 @@ class ArbiterMenu:
             return "Nothing to undo"
         if not self.asking:
             return self._FIELDS[field]
-        if field == self._UNDO:
-            return "Undo ply %d? +: yes" % self.game.plies()
-        return "End the game? +: yes"
+        return self._asked()
 
     def _player(self, side):
         return self.left_player if side == 0 else 1 - self.left_player
+
+    def repeats(self):
+        """A time or a move counter steps on while PLUS or MINUS is held; undo and the end ask,
+        and their yes is a second press, never a held one."""
+        return self.field < self._UNDO
 
     def lines(self):
         game = self.game
@@ -176,11 +201,39 @@ class ArbiterMenu:
             figures.append(
                 "%s %s #%d" % ("L" if side == 0 else "R", display.text(view.time_ms), view.moves)
             )
-        return figures + [self._field_line(), self.note]
+        lines = figures + [self._field_line(), self._yes() if self.asking else self.note]
+        if self.digits:
+            lines.append(self._modules())
+        return lines
+
+    def _modules(self):
+        """The selected line on the 7-segment board: the side being corrected on its own module
+        (its time to the unit PLUS and MINUS change, or its moves), what changes on the other
+        ("Min", "SEC", or the hours when the seconds of an hour or more are shown); the
+        question or the field's name for undo and the end."""
+        field = self.field
+        if field >= self._UNDO:
+            line = self._field_line()
+            return line + " " + self._yes() if self.asking else line
+        side = (field // 2) if field < 4 else field - 4
+        view = self.game.view(self._player(side), 0, _VIEW)
+        if field >= 4:
+            own, other = "n%3d" % min(view.moves, 999), "    "
+        else:
+            seconds = view.time_ms // 1000
+            hours = seconds // 3600
+            if field % 2 == 0 and hours:
+                own, other = "%2d:%02d" % (min(hours, 99), seconds // 60 % 60), " Min"
+            else:
+                own = "%02d:%02d" % (seconds // 60 % 60 if hours else seconds // 60, seconds % 60)
+                other = " SEC" if field % 2 else " Min"
+                if hours and field % 2:
+                    other = "%3dh" % hours
+        return own + other if side == 0 else other + own
 
     def act(self, app, action, stamp):
         asking = self.asking
-        self.asking = False
+        self.asking = 0
         if action == act.PLAY:
             if not asking:  # PLAY drops the question first
                 app.close(self)
@@ -195,13 +248,13 @@ class ArbiterMenu:
         game = self.game
         field = self.field
         if field >= self._UNDO:
-            # Taking back a move or ending the game asks first: PLUS again does it.
+            # Taking back a move or ending the game asks first: the same button again does it.
             if field == self._UNDO and not game.can_undo():
                 return
             if not asking:
-                self.asking = True
+                self.asking = action
                 return
-            if sign < 0:
+            if action != asking:  # the other one is a no
                 return
         if field < 4:
             player = self._player(field // 2)
@@ -237,6 +290,9 @@ class Question:
     def lines(self):
         return self._lines
 
+    def repeats(self):
+        return False
+
     def act(self, app, action, stamp):
         app.close(self)
         if action == self.yes and self.yes is not None:
@@ -258,6 +314,9 @@ class ResumeMenu:
 
     def lines(self):
         return [self.name_shown[:21], "SET/PLAY: resume", "MINUS: drop it"]
+
+    def repeats(self):
+        return False
 
     def act(self, app, action, stamp):
         if action == act.SET or action == act.PLAY:
@@ -287,13 +346,13 @@ def undo_question(game, left_player, on_yes):
 def new_game_question(over, on_yes):
     """Before a new game: what it loses, a finished game's result (`over`) or the game."""
     lost = "the result is cleared" if over else "this game is dropped"
-    return Question("New game?", ["SET: yes, PLAY: no", lost], act.SET, on_yes)
+    return Question("New game?", ["SET: yes", "other key: no", lost], act.SET, on_yes)
 
 
 def drop_question(on_yes):
     """The saved game offered at boot, before it is dropped."""
     return Question(
-        "Drop the saved game?", ["MINUS again: yes", "SET/PLAY: no"], act.MINUS, on_yes
+        "Drop the saved game?", ["MINUS again: yes", "other key: no"], act.MINUS, on_yes
     )
 
 

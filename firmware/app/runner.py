@@ -43,6 +43,9 @@ class Runner:
                 until = settle
         if channel is not None:
             until = channel.wake_by(until, start)
+        hall = app.hall  # app/hall.py: a scheduled start, the broker's link
+        if hall is not None:
+            until = hall.wake_by(until, start)
         hal.wait(until)
         # `now` is read before the edges are taken: every edge stamped up to `now` is in the
         # ring already, so no flag is declared at `now` ahead of an earlier press.
@@ -62,20 +65,33 @@ class Runner:
             busy = True
         if lever:
             # A lever's press goes on the display before anything else of the pass: what tick
-            # and the serial channel change is drawn by the render below, a few ms later.
-            app.render(now)
+            # and the serial channel change, and a time that changed shape on a slow panel,
+            # are drawn after the save, by the render below.
+            app.render(now, True)
         if busy:
             app.tick(now)
+        answered = False
         if channel is not None:
-            answered = channel.answered
+            before = channel.answered
             channel.poll(now)
-            if channel.answered != answered:
-                busy = True
+            if channel.answered != before:
+                busy = answered = True
+        if hall is not None and hall.take(now):
+            busy = answered = True
         if busy:
-            app.render(now)
-            app.flush(now)  # the game's save, after the frame that shows what changed
-            if lever and self._collect is not None:
-                self._collect()
+            if lever:
+                app.flush(now)  # the press is on the display: its save
+                # At the same `now` the frame is the press's own, unless tick, a command or the
+                # hall changed something: then it is drawn again (otherwise ~3 ms for nothing).
+                if answered or app.owes_frame():
+                    app.render(now)
+                if self._collect is not None:
+                    self._collect()
+            else:
+                app.render(now)
+                app.flush(now)  # the game's save, after the frame that shows what changed
+        if hall is not None:
+            hall.send(now)  # to the broker: after the frame and the save, a message at most
         hal.feed()
 
     def _settle(self, now):

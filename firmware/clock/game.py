@@ -314,19 +314,22 @@ class Game:
         return self._values[_CAN_UNDO] == 1
 
     def snapshot(self, now=None):
-        """The whole game state as a list of small integers (for saving).
+        """The whole game state as a list of small integers (for saving), without the state
+        before the last press: a game restored from it has no press to undo.
 
         Given `now`, a running move is written as of `now` (its time so far, restarted at
         `now`): the same game, whose saved time after a power cut is what had run at `now`.
         """
         saved = list(self._values)
+        saved[_CAN_UNDO] = 0  # the state before the last press is not in it: nothing to undo
         if now is not None and saved[_STATE] == RUNNING:
             saved[_USED] = self.elapsed(now)
             saved[_RUN_START] = now
         return saved
 
     def restore(self, saved):
-        """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's."""
+        """Take a snapshot() back; ClockError (and nothing changed) if it cannot be this game's.
+        The game restored has no press to undo."""
         if len(saved) != _SIZE:
             raise ClockError("a saved game of another shape")
         for i in range(_SIZE):
@@ -355,6 +358,7 @@ class Game:
         self._changed()
         for i in range(_SIZE):
             self._values[i] = saved[i]
+        self._values[_CAN_UNDO] = 0  # as snapshot() writes it (older firmware saved it set)
         self._tell_from(saved[_TURN])
 
     def freeze(self):

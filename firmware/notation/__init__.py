@@ -25,13 +25,16 @@ def parse(text):
 
 def prefixed(text):
     """`text` with the name of the notation that reads it in front ("5+3" ->
-    "chessclock:5+3"; a factory preset's name -> that preset's text), as a stored preset keeps it: a later firmware that reads an unprefixed
-    text differently still reads it the same. Raises PresetError as parse() does."""
+    "chessclock:5+3"; a factory preset's name -> that preset's text), as a stored preset keeps
+    it: a later firmware that reads an unprefixed text differently still reads it the same.
+    Typographic quotes, primes, dashes and spaces come back as their ASCII forms
+    (registry.fold). Raises PresetError as parse() does."""
     if _SMALL_HEAP:
         gc.collect()
     from notation import registry
 
     try:
+        text = registry.fold(text)  # stored and sent as ASCII
         name, body = registry.split_prefix(text)
         if name is not None:
             registry.parse(text)

@@ -110,19 +110,27 @@ def _spoken_phase(scanner):
 
 
 def _armageddon(scanner, mode, hourglass, word):
-    """ "armageddon 5/4": the first player (White) 5 minutes, the second 4; the second wins a
-    draw, which is for the arbiter: the clock needs only the times."""
+    """ "armageddon 5/4": the first player (White) 5 minutes, the second 4; with "+2" (FIDE's
+    tie-break form) each move of both gets 2 s, Fischer unless a mode word says otherwise. The
+    second wins a draw, which is for the arbiter: the clock needs only the times."""
     scanner.skip_spaces()
     start = scanner.pos
     first = read_time(scanner, MINUTE, "the first player's minutes, as in armageddon 5/4")
     scanner.expect("/", '"/" and the second player\'s minutes, as in armageddon 5/4')
     second = read_time(scanner, MINUTE, "the second player's minutes, as in armageddon 5/4")
+    increment = _plus_increment(scanner) or 0
     words, every = _words(scanner, ())
-    if every is not None or mode is not None or [w for w in words if w in MODE_NAMES]:
-        scanner.error("an armageddon game has no increment or mode", start)
+    modes = [w for w in words if w in MODE_NAMES]
+    if every is not None or ((mode is not None or modes) and not increment):
+        scanner.error(
+            "an armageddon game's increment is written +2, as in armageddon 5/4 +2", start
+        )
+    if mode is None:
+        mode = modes[0] if modes else "fischer"
     controls = []
     for ms in (first, second):
-        controls.append(Control([_stage(scanner, ms, 0, 0, FISCHER, start)]))
+        stage = _stage(scanner, ms, 0, increment, MODE_NAMES.index(mode), start)
+        controls.append(Control([stage]))
     return Setup(
         controls[0],
         controls[1],
@@ -379,15 +387,27 @@ def _format_stage(stage, plus_form, zero_said):
     return text
 
 
+_NOT_ARMAGEDDON = "different controls for the two players, but for armageddon 5/4 +2"
+
+
 def _format_armageddon(setup):
     times = []
+    increments = []
     for control in (setup.first, setup.second):
         stages = control.stages
-        plain = len(stages) == 1 and not stages[0].moves and not stages[0].increment_ms
-        if not plain or stages[0].key() != Stage(stages[0].duration_ms).key():
-            _cannot("different controls for the two players, but for armageddon 5/4")
-        times.append(format_time(stages[0].duration_ms, MINUTE))
+        if len(stages) != 1 or stages[0].moves:
+            _cannot(_NOT_ARMAGEDDON)
+        stage = stages[0]
+        times.append(format_time(stage.duration_ms, MINUTE))
+        increments.append((stage.increment_ms, stage.mode if stage.increment_ms else FISCHER))
+    if increments[0] != increments[1]:
+        _cannot(_NOT_ARMAGEDDON)
     words = ["armageddon %s/%s" % (times[0], times[1])]
+    increment, mode = increments[0]
+    if increment:
+        words.append("+" + seconds_text(increment))
+        if mode != FISCHER:
+            words.append(MODE_NAMES[mode])
     if setup.hourglass:
         words.append("hourglass")
     if setup.word:

@@ -130,3 +130,23 @@ def describe(setup, words=""):
     if "armageddon" in words.lower() and setup.first != setup.second:
         text += "; armageddon: a draw is a win for the second player"
     return text
+
+
+_BLACK_FIRST = ("go", "sgf", "gtp", "ogs", "ggs")  # go and Othello notations
+_BLACK_FIRST_WORDS = ("go", "baduk", "weiqi", "igo", "shogi", "othello", "reversi")
+
+
+def players(spec, name=""):
+    """The first and the second player of preset `spec` (as stored, with its notation's prefix)
+    named `name`, as their game calls them: ("White", "Black") in chess, ("Black", "White")
+    where Black moves first (go, Othello, shogi), ("Gold", "Silver") in Arimaa."""
+    prefix = spec.partition(":")[0].strip().lower() if ":" in spec else ""
+    words = name.lower().split()
+    if prefix == "arimaa" or "arimaa" in words:
+        return ("Gold", "Silver")
+    if prefix in _BLACK_FIRST:
+        return ("Black", "White")
+    for word in words:
+        if word in _BLACK_FIRST_WORDS:
+            return ("Black", "White")
+    return ("White", "Black")

@@ -6,6 +6,50 @@ from notation.errors import PresetError, refuse_zero_time
 FORMATS = ("chessclock", "go", "arimaa", "ggs", "pcn", "ogs", "pgn", "cutechess", "sgf", "gtp")
 MODES = ("fischer", "fischer-after", "bronstein", "delay")
 
+# What phones, word processors and PDFs type for the ASCII a preset is written in: quotes and
+# primes for minutes and seconds, the multiplication sign, dashes, spaces that do not break. One
+# character for one, so an error's position is the same in the text as typed.
+FOLDS = {
+    "\u2018": "'",  # left single quotation mark
+    "\u2019": "'",  # right single quotation mark (iOS types it for ')
+    "\u201b": "'",  # single high-reversed-9 quotation mark
+    "\u2032": "'",  # prime (minutes)
+    "\u02b9": "'",  # modifier letter prime
+    "\u00b4": "'",  # acute accent, typed for an apostrophe
+    "\u201c": '"',  # left double quotation mark
+    "\u201d": '"',  # right double quotation mark
+    "\u201f": '"',  # double high-reversed-9 quotation mark
+    "\u2033": '"',  # double prime (seconds)
+    "\u02ba": '"',  # modifier letter double prime
+    "\u00d7": "x",  # multiplication sign
+    "\u2010": "-",  # hyphen
+    "\u2011": "-",  # non-breaking hyphen
+    "\u2012": "-",  # figure dash
+    "\u2013": "-",  # en dash
+    "\u2014": "-",  # em dash
+    "\u2212": "-",  # minus sign
+    "\u00a0": " ",  # no-break space
+    "\u2002": " ",  # en space
+    "\u2003": " ",  # em space
+    "\u2007": " ",  # figure space
+    "\u2009": " ",  # thin space
+    "\u200a": " ",  # hair space
+    "\u202f": " ",  # narrow no-break space
+}
+
+
+def fold(text):
+    """`text` with each typographic character of FOLDS as its ASCII form; the same `text` when
+    it has none (or is not text)."""
+    if not isinstance(text, str):
+        return text
+    for char in text:
+        if char > "~" and char in FOLDS:
+            break
+    else:
+        return text
+    return "".join([FOLDS.get(char, char) for char in text])
+
 
 def module(name):
     """The notation's module, imported on first use (the board keeps only what it needs)."""
@@ -58,6 +102,7 @@ def parse(text, format="auto", mode=None, hourglass=False, word=False):
     """A Setup from preset text. Raises PresetError saying what is wrong and where."""
     if not isinstance(text, str):
         raise PresetError("preset", str(text), None, "a preset must be text")
+    text = fold(text)
     if mode is not None and mode not in MODES:
         raise PresetError("preset", mode, None, "unknown mode; known modes: " + ", ".join(MODES))
     prefixed, body = split_prefix(text)
@@ -75,6 +120,7 @@ def detect(text, mode=None, hourglass=False, word=False, names=True):
     with `names`, that no notation reads, for the name of a factory preset as the menu shows it.
     A reading far from what events play ("300+2": five hours) is refused with the readings and
     how to say each."""
+    text = fold(text)
     readings = []
     claimed = []
     for name in _candidates(mode, hourglass, word):

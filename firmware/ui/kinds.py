@@ -9,12 +9,19 @@ LCD = "lcd"
 
 # The fields of a kind's row:
 SCREEN = 0  # (module, class): made with the kind's options as keywords
-DRIVER = 1  # a module with from_board(machine, board, sleep_us) -> the display driver
+# A module with from_board(machine, board, sleep_us) -> the display driver; for an OLED, one for
+# each bus its board's OLED_BUS can name ("i2c" when it names none).
+DRIVER = 1
 TEXT = 2  # (full size, half size or None): sim/frames functions of (frame, **options)
 OPTIONS = 3  # (keyword, board constant, default) for each option of the screen and the text
 
 KINDS = {
-    OLED: (("ui.oled", "OledScreen"), "hal.rp2040.ssd1306", ("oled_text", "oled_braille"), ()),
+    OLED: (
+        ("ui.oled", "OledScreen"),
+        {"i2c": "hal.rp2040.ssd1306", "spi": "hal.rp2040.ssd1306_spi"},
+        ("oled_text", "oled_braille"),
+        (("bus", "OLED_BUS", "i2c"),),
+    ),
     TM1637: (
         ("ui.seg7", "SegScreen"),
         "hal.rp2040.tm1637",
@@ -49,11 +56,15 @@ def screen_for(board, frame=None):
 
 def driver_for(machine, board, sleep_us):
     """The board's display driver on `machine`: the board file's own make_display(machine, board,
-    sleep_us) where it has one (a panel of its kind that needs another driver), else the kind's."""
+    sleep_us) where it has one (a panel of its kind that needs another driver), else the kind's
+    (for an OLED, its bus's)."""
     make = getattr(board, "make_display", None)
     if make is not None:
         return make(machine, board, sleep_us)
-    module = __import__(row(board)[DRIVER], None, None, ("from_board",))
+    name = row(board)[DRIVER]
+    if type(name) is dict:
+        name = name[getattr(board, "OLED_BUS", "i2c")]
+    module = __import__(name, None, None, ("from_board",))
     return module.from_board(machine, board, sleep_us)
 
 

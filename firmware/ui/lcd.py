@@ -58,7 +58,9 @@ class LcdScreen:
     def invalidate(self):
         self._valid = False
 
-    def clock(self, left, right, status):
+    deferred = False  # never: a press's digits go out in one pass
+
+    def clock(self, left, right, status, press=False):
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next

@@ -2,7 +2,7 @@
 # The 128x64 OLED screens: both clocks side by side, and text menus; only what changed is drawn.
 #
 # Layout, page-aligned so that a change touches as few SSD1306 pages as possible:
-#   page 0      counters per side: "#23 S2  P3"
+#   page 0      counters per side: "#23  BY 3", "#12    M8", "#45 S2"
 #   pages 1-4   the time in 7-segment digits, 32 px high; a flagged side is dark on a lit block
 #   page 5      the mark: a band the width of the half under the running side's time (filled),
 #               or, in a pause, under the side on move's (outlined: status.lights blinks SLOW);
@@ -57,14 +57,6 @@ _NO_LINE = bytes(_LINE)
 _NEVER = (-2,) * 9  # no view has these: the first build always runs
 
 
-def _mark(view, on_move):
-    """The band under a side: filled while its clock runs, outlined for the side on move in a
-    pause (`on_move`: its light blinks slowly), else none."""
-    if view.running:
-        return _FILLED
-    return _OUTLINED if on_move else 0
-
-
 def _digits(n):
     d = 1
     while n >= 10:
@@ -106,8 +98,13 @@ def _length(buf, start, count):
 
 
 class OledScreen:
-    def __init__(self, frame=None):
+    def __init__(self, frame=None, bus="i2c"):
         self.frame = frame if frame is not None else bytearray(canvas.SIZE)
+        # On I2C a half redrawn is 258 bytes, 5.8 ms at 400 kHz: a press's clock() leaves a time
+        # whose shape changed (across an hour, into or out of tenths) to the next clock(), which
+        # the app makes once the press is saved; on SPI it takes 0.3 ms and is drawn at once.
+        self._spread = bus != "spi"
+        self.deferred = False  # the last clock() left a half to the next
         self.canvas = canvas.Canvas(self.frame)
         self.dirty = Dirty()
         self._times = (bytearray(_SLOT), bytearray(_SLOT))
@@ -153,16 +150,27 @@ class OledScreen:
 
     # --- the clock screen ----------------------------------------------------------------
 
-    def clock(self, left, right, status):
+    def clock(self, left, right, status, press=False):
         """Build the clock screen for Views `left` and `right` (the players on the left and
-        right) and `status`; return False, leaving the frame alone, if nothing shown changed."""
+        right) and `status`; return False, leaving the frame alone, if nothing shown changed.
+        For a lever's `press` on I2C, a time that changes shape is left to the next call
+        (`deferred` says so): the press's band and digits go out first."""
+        self.deferred = False
         first = status.first_flag_side
         built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
         built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        # The bands: filled under a running clock, outlined under the side on move in a pause
+        # (its light blinks slowly), else none. Written out: a call each costs more.
         lights = status.lights
         marks = self._marks
-        marks[0] = _mark(left, lights is not None and lights.left == SLOW)
-        marks[1] = _mark(right, lights is not None and lights.right == SLOW)
+        if left.running:
+            marks[0] = _FILLED
+        else:
+            marks[0] = _OUTLINED if lights is not None and lights.left == SLOW else 0
+        if right.running:
+            marks[1] = _FILLED
+        else:
+            marks[1] = _OUTLINED if lights is not None and lights.right == SLOW else 0
         band = _THIN_H if status.on_battery else _BAR_H
         if band != self._band:
             self._band = band
@@ -172,8 +180,10 @@ class OledScreen:
         if not self._valid:
             self._draw_all()
             return True
-        changed = built_left >= 0 and self._update_side(0, built_left)
-        if built_right >= 0 and self._update_side(1, built_right):
+        # A side _side built nothing of (0) shows what it showed: its flag is an aux input.
+        spread = press and self._spread
+        changed = built_left > 0 and self._update_side(0, built_left, spread)
+        if built_right > 0 and self._update_side(1, built_right, spread):
             changed = True
         shown = self._shown_marks
         moved = 0  # bit s: side s's band changed
@@ -254,17 +264,18 @@ class OledScreen:
     def _top(self, key, view):
         key[:] = _SPACES
         p = view.periods_left
-        m = view.moves_left
+        m = view.moves_left if p < 0 else -1  # in byo-yomi a period is one move: no "M1"
         right = 0
         if p >= 0:
-            right = 1 + _digits(p)
-        if m >= 0:
-            right += (1 if right else 0) + 1 + _digits(m)
+            right = 3 + _digits(p)  # "BY 3": byo-yomi periods, as go players count them
+        elif m >= 0:
+            right = 1 + _digits(m)
         moves = 1 + _digits(view.moves)
         if right and moves + 1 + right > _SLOT:
             moves = 0
-        stage = 1 + _digits(view.stage + 1) if view.stage > 0 else 0
-        if stage and (moves + 1 if moves else 0) + stage + (1 + right if right else 0) > _SLOT:
+        # The stage only where no count says where the player is (go's overtime, a quota do).
+        stage = 1 + _digits(view.stage + 1) if view.stage > 0 and not right else 0
+        if stage and (moves + 1 if moves else 0) + stage > _SLOT:
             stage = 0
         pos = 0
         if moves:
@@ -273,8 +284,8 @@ class OledScreen:
             _put_item(key, pos, 83, view.stage + 1)  # "S2": the second stage
         pos = _SLOT - right
         if p >= 0:
-            pos = _put_item(key, pos, 80, p) + 1  # "P3"
-        if m >= 0:
+            _put_int(key, _put(key, pos, b"BY ", 0, 3), p)
+        elif m >= 0:
             _put_item(key, pos, 77, m)  # "M12"
 
     def _aux(self, key, view, first):
@@ -312,27 +323,27 @@ class OledScreen:
         return _put(key, pos, text, skip, n - skip)
 
     def _status(self, status):
-        message = status.message
-        paused = status.paused
-        over = status.over
-        percent = status.battery_percent
-        low = status.battery_low
-        muted = status.muted
+        # Few locals, so its frame is on the C stack: most passes end here.
         seen = self._status_seen
         if (
-            message is self._message_src
-            and seen[0] == paused
-            and seen[1] == over
-            and seen[2] == percent
-            and seen[3] == low
-            and seen[4] == muted
+            status.message is self._message_src
+            and seen[0] == status.paused
+            and seen[1] == status.over
+            and seen[2] == status.battery_percent
+            and seen[3] == status.battery_low
+            and seen[4] == status.muted
         ):
             return  # the line built last time still holds
-        seen[0] = paused
-        seen[1] = over
-        seen[2] = percent
-        seen[3] = low
-        seen[4] = muted
+        self._build_status(status)
+
+    def _build_status(self, status):
+        message = status.message
+        seen = self._status_seen
+        seen[0] = status.paused
+        seen[1] = status.over
+        seen[2] = status.battery_percent
+        seen[3] = status.battery_low
+        seen[4] = status.muted
         line = self._line
         line[:] = _NO_LINE
         if message is not self._message_src:
@@ -394,9 +405,10 @@ class OledScreen:
         self._menu = None
         self.dirty.all()
 
-    def _update_side(self, s, built):
+    def _update_side(self, s, built, spread):
         """Redraw what changed of side `s`, whose texts `built` (_side's answer) were built
-        afresh; return whether anything did."""
+        afresh; return whether anything did. With `spread`, a time that changes shape is left
+        for the next clock()."""
         x = _RIGHT_X if s else 0
         dirty = self.dirty
         bits = self._bits[s]
@@ -407,13 +419,21 @@ class OledScreen:
         if (built & _TIME_BUILT and time != shown) or (bits ^ was) & _FLAG:
             length = self._time_lens[s]
             if (bits ^ was) & _FLAG or length != self._shown_lens[s]:
-                self._shown_lens[s] = length
-                self._draw_time(s, x)
-                dirty.add(x, x + _HALF_W - 1, _DIGITS_Y, _DIGITS_Y + _DIGITS_H - 1)
+                if spread and not (bits ^ was) & _FLAG:
+                    # Built again next time (the view may stay fixed): shown stays as it is.
+                    self._fixed[s] = -1
+                    self._time_keys[s] = -1
+                    self.deferred = True
+                else:
+                    self._shown_lens[s] = length
+                    self._draw_time(s, x)
+                    dirty.add(x, x + _HALF_W - 1, _DIGITS_Y, _DIGITS_Y + _DIGITS_H - 1)
+                    shown[:] = time
+                    changed = True
             else:
                 self._draw_changed_digits(s, shown)
-            shown[:] = time
-            changed = True
+                shown[:] = time
+                changed = True
         if built & _TOP_BUILT and self._update_text(x, _TOP_Y, self._tops[s], self._shown_tops[s]):
             changed = True
         if built & _AUX_BUILT and self._update_text(

@@ -29,6 +29,9 @@
 #            cost a module write each half second (~1.3 ms of bit-banging): the pause writes
 #            only as it starts and as it ends.
 #   over     the times stand still, marks on (a flag says FLAG; an arbiter's END is not shown).
+#   ready    a new game before a lever starts it (status.message is START_HINT): the times for
+#            the first HINT_AFTER_MS, then every HINT_EVERY_MS "PrESS LEVEr" for HINT_MS,
+#            scrolling across both modules (timed from status.lights.since and status.now).
 #   counters status.info (SET pressed while a clock runs): per side "P  3" (periods left),
 #            else "M 12" (moves left to the time control; M is drawn as a tall n), else
 #            "n 23" (moves made).
@@ -36,8 +39,14 @@
 #            when the board cannot measure it.
 #   low      status.battery_low: the point module lights its last digit's point, which no time
 #            uses. The colon module has no spare mark: it shows an L in the first digit where
-#            that digit says nothing (blank in H:MM, a leading 0 in MM:SS: "L5:00", "L1:30");
-#            from 10:00 to 59:59 every digit is needed and only SET SET tells.
+#            that digit says nothing (blank in H:MM, a leading 0 in MM:SS: "L5:00", "L1:30").
+#            Where every digit is needed (10:00 to 59:59, and from 10 hours) the L takes the
+#            last digit instead, the one that matters least ("15:0L"): steadily on a side that
+#            does not run, every other second on the running side (even seconds shown), so its
+#            time is still seen to run. It never stands where it could be read as a figure of
+#            another time (an L first on "15:00" would read "L5:00", five minutes). Seconds and
+#            tenths from 10 s to 20 s ("15:3 ", their dark last digit says what they are) keep
+#            every digit.
 # Stages, delay and mute do not fit: the OLED shows them.
 #
 # Menus show one line on the eight digits; a longer one scrolls (menu(..., now), menu_wait).
@@ -46,7 +55,7 @@ from micropython import const
 import ticks
 from clock import display
 from ui import font
-from ui.status import INFO_BATTERY, SLOW
+from ui.status import INFO_BATTERY, SLOW, START_HINT
 
 DIGITS = const(4)  # per module
 _CELLS = const(8)  # both modules
@@ -75,6 +84,13 @@ _ZERO = const(0x3F)
 # every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS, then again from the start.
 _HOLD_MS = const(1200)
 _STEP_MS = const(350)
+# The ready screen's start hint: after the times alone for HINT_AFTER_MS, then for HINT_MS of
+# every HINT_EVERY_MS: shown from its start _HINT_HOLD_MS, one digit further every _STEP_MS,
+# its end to the end of HINT_MS.
+HINT_AFTER_MS = const(4000)
+HINT_EVERY_MS = const(6000)
+HINT_MS = const(2500)
+_HINT_HOLD_MS = const(700)
 
 
 def encode(text, out, at, count=-1):
@@ -118,6 +134,8 @@ def _unmark(out, at):
 
 
 class SegScreen:
+    CELLS = _CELLS  # a menu shows one line of this many digits: overlays lay theirs out for it
+
     def __init__(self, frame=None, points=False):
         """`points`: the modules have a decimal point on each digit and no colon (see the top)."""
         self.frame = frame if frame is not None else bytearray(FRAME_BYTES)
@@ -131,20 +149,29 @@ class SegScreen:
         self._line = None  # the menu line shown, its segments, and since when
         self._strip = b""
         self._since = 0
+        hint = bytearray(len(START_HINT))
+        self._hint = hint[: encode(START_HINT, hint, 0)]
 
     def invalidate(self):
         self._valid = False
 
-    def clock(self, left, right, status):
+    deferred = False  # never: four digits a module go out in one write
+
+    def clock(self, left, right, status, press=False):
         """Show the times of Views `left` and `right` on the left and right modules; return
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next
+        hint = -1 if status.info else self._hint_at(status)
         if status.info == INFO_BATTERY:
             self._percent(out, 0, status.battery_percent)
             self._percent(out, DIGITS, status.battery_percent)
         elif status.info:
             self._info(out, 0, left)
             self._info(out, DIGITS, right)
+        elif hint >= 0:
+            strip = self._hint
+            for i in range(_CELLS):
+                out[i] = strip[hint + i] if hint + i < len(strip) else 0
         else:
             first = status.first_flag_side
             self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
@@ -156,13 +183,54 @@ class SegScreen:
             if (lights is not None and lights.right == SLOW) or not _mark_lit(right):
                 _unmark(out, DIGITS)
             if status.battery_low:
-                self._low(out, 0, left.flagged)
-                self._low(out, DIGITS, right.flagged)
+                self._low(out, 0, left)
+                self._low(out, DIGITS, right)
         if status.on_battery:
             out[_LEVEL] = BATTERY_DIM if status.paused else BATTERY_BRIGHT
         else:
             out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
+
+    def _hint_at(self, status):
+        """The digit of the start hint the modules show from, or -1 for the times."""
+        into = self._hint_into(status)
+        if into < 0 or into >= HINT_MS:
+            return -1
+        steps = len(self._hint) - _CELLS
+        if into < _HINT_HOLD_MS or steps <= 0:
+            return 0
+        return min(steps, (into - _HINT_HOLD_MS) // _STEP_MS + 1)
+
+    def _hint_into(self, status):
+        """Milliseconds into the start hint's cycle (times first, then the hint), or -1 before
+        it or where there is none."""
+        lights = status.lights
+        if status.message is not START_HINT or lights is None:
+            return -1
+        shown = ticks.diff(status.now, lights.since)
+        if shown < HINT_AFTER_MS:
+            return -1
+        return (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+
+    def until_hint(self, status, now):
+        """Milliseconds from `now` until the ready screen's start hint next changes (a new game,
+        `status` filled before), or -1."""
+        lights = status.lights
+        if status.message is not START_HINT or lights is None:
+            return -1
+        shown = ticks.diff(now, lights.since)
+        if shown < HINT_AFTER_MS:
+            return HINT_AFTER_MS - shown
+        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+        if into >= HINT_MS:
+            return HINT_EVERY_MS - into
+        steps = len(self._hint) - _CELLS
+        if into < _HINT_HOLD_MS:
+            return _HINT_HOLD_MS - into
+        moved = into - _HINT_HOLD_MS
+        if moved < (steps - 1) * _STEP_MS:
+            return _STEP_MS - moved % _STEP_MS
+        return HINT_MS - into
 
     def until_blink(self, view):
         """Milliseconds until the mark of running View `view` blinks (H:MM shown), or -1."""
@@ -237,12 +305,17 @@ class SegScreen:
                 break
             at -= 1
 
-    def _low(self, out, at, flagged):
-        """The low-battery sign on the module from `at` (see the top)."""
+    def _low(self, out, at, view):
+        """The low-battery sign on the module from `at`, which shows View `view` (see the top)."""
+        last = at + DIGITS - 1
         if self.points:
-            out[at + DIGITS - 1] |= _MARK
-        elif not flagged and (out[at] == 0 or out[at] == _ZERO):
+            out[last] |= _MARK
+        elif view.flagged:
+            return
+        elif out[at] == 0 or out[at] == _ZERO:
             out[at] = _LETTER_L
+        elif out[last] & _DIGITS_BITS and (not view.running or view.time_ms // 1000 % 2 == 0):
+            out[last] = (out[last] & _MARK) | _LETTER_L
 
     def _percent(self, out, at, percent):
         out[at] = _LETTER_B

@@ -13,6 +13,9 @@ FAST = const(3)  # 125 ms lit, 125 ms dark
 INFO_COUNTERS = const(1)
 INFO_BATTERY = const(2)
 
+# The message of a new game, before a lever starts it: how to start, on every display.
+START_HINT = "PRESS LEVER"
+
 
 class Status:
     def __init__(self):
@@ -27,3 +30,4 @@ class Status:
         self.lights = None  # None, or the app's Lights: each side's light mode and level
         self.message = ""  # short text ("HALT", "ABORT", "END"); str or bytes, set on change
         self.on_battery = False  # no USB power: the screens draw a face that costs less
+        self.now = 0  # the stamp the views were filled for

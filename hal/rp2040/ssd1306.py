@@ -119,8 +119,15 @@ class Ssd1306:
         self._i2c = i2c
         self._writeto = i2c.writeto  # bound once: taking a bound method allocates
         self._address = address
-        self._stage = bytearray(1 + _STAGE)
+        self._setup(flip, external_vcc, _STAGE)
+        self.init()
+
+    def _setup(self, flip, external_vcc, stage):
+        """What every bus keeps: the stage for `stage` bytes of a window, the window's and the
+        power-on commands (each behind the I2C command control byte), what the panel shows."""
+        self._stage = bytearray(1 + stage)
         self._stage[0] = _DATA
+        self._stage_bytes = stage
         self._sizes = {}  # bytes of a window -> the stage's first 1 + bytes, as a memoryview
         self._window = bytearray((_COMMANDS, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, 0))
         self._command = bytearray(3)
@@ -133,7 +140,6 @@ class Ssd1306:
         self._frame = None
         self.errors = 0  # I2C writes that failed (the whole frame goes out on the next show)
         self.sent = 0  # bytes on the bus by show() since power-on, address bytes included
-        self.init()
 
     def _sequence(self, flip, external_vcc):
         """The power-on commands, as a list."""
@@ -226,7 +232,7 @@ class Ssd1306:
         width = x1 - x0 + 1
         pages = p1 - p0 + 1
         size = width * pages
-        if size > _STAGE:
+        if size > self._stage_bytes:
             sent = 0
             for page in range(p0, p1 + 1):
                 sent += self._send_window(x0, x1, page, page)
@@ -265,5 +271,5 @@ def board_i2c(machine, board):
 
 
 def from_board(machine, board, sleep_us):
-    """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind)."""
+    """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind on I2C)."""
     return Ssd1306(board_i2c(machine, board), board.OLED_ADDRESS)

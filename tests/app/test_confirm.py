@@ -140,7 +140,8 @@ def test_the_arbiter_menu_asks_before_undo_and_before_the_end():
         clock.press(b.SET, 10200 + index * 200)
     clock.press(b.PLUS, 12000)
     clock.run_until(12100)
-    assert "Undo ply 2? +: yes" in clock.app.open_menu().lines()
+    lines = clock.app.open_menu().lines()
+    assert lines[2:] == ["Undo ply 2?", "PLUS again: yes"]  # as the pause's undo asks
     assert clock.app.game.plies() == 2
     clock.press(b.MINUS, 12200)  # no
     clock.press(b.PLUS, 12400)
@@ -197,3 +198,32 @@ def test_a_symmetric_control_keeps_the_lever_rule():
     clock.press(b.LEFT, 1000)  # the left lever starts the right clock
     clock.run_until(2000)
     assert clock.view(1).running and not clock.view(0).running
+
+
+def test_in_the_arbiter_menu_the_button_that_asked_is_the_yes():
+    clock = _paused_after_two_plies()
+    clock.press(b.SET, 10000)
+    for index in range(6):  # to "Undo last press"
+        clock.press(b.SET, 10200 + index * 200)
+    clock.press(b.MINUS, 12000)  # asks, as MINUS does in the pause
+    clock.run_until(12100)
+    assert clock.app.open_menu().lines()[2:] == ["Undo ply 2?", "MINUS again: yes"]
+    clock.press(b.PLUS, 12200)  # the other button: no
+    clock.run_until(12300)
+    assert clock.app.game.plies() == 2 and "Undo last press" in clock.app.open_menu().lines()
+    clock.press(b.MINUS, 12400)
+    clock.press(b.MINUS, 12600)  # yes
+    clock.run_until(12700)
+    assert clock.app.game.plies() == 1
+
+
+def test_new_game_says_any_other_key_or_a_lever_is_a_no():
+    for answer in (b.PLAY, b.PLUS, b.MINUS, b.LEFT, b.RIGHT):
+        clock = _flagged()
+        clock.press(b.SET, 70000, hold_ms=2600)  # asks "New game?"
+        clock.run_until(73000)
+        menu = clock.app.open_menu()
+        assert menu.title == "New game?" and menu.lines()[:2] == ["SET: yes", "other key: no"]
+        clock.press(answer, 74000)
+        clock.run_until(75000)
+        assert clock.state() == "over" and clock.app.game.reason() != 0, answer

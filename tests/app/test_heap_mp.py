@@ -126,3 +126,31 @@ def test_paused_and_flagged_passes_blinking_the_lights_allocate_nothing():
     before = clock.hal.leds.writes
     locked_steps(clock, 8)  # 69126 (flag + 9 x 125 ms) to 70001
     assert clock.hal.leds.writes == before + 8 and clock.hal.now == flag + 16 * 125
+
+
+def test_a_held_plus_stepping_on_allocates_nothing():
+    from app.gestures import PLUS, REPEAT_AFTER_MS, REPEAT_MS, Gestures
+
+    acted = [0, 0]
+
+    def sink(action, stamp):
+        acted[0] += 1
+        acted[1] = stamp
+
+    def repeats(action):
+        return action == PLUS
+
+    gestures = Gestures((b.LEFT, b.RIGHT, b.PLAY, b.SET, b.PLUS, b.MINUS), sink, None, repeats)
+    micropython.heap_lock()
+    try:
+        gestures.edge(b.PLUS, True, 1000)
+        first = gestures.due()
+        gestures.poll(1000 + REPEAT_AFTER_MS + 2 * REPEAT_MS)  # three steps due by now
+        second = gestures.due()
+        gestures.edge(b.PLUS, False, 1000 + REPEAT_AFTER_MS + 2 * REPEAT_MS + 50)
+        after = gestures.due()
+        gestures.edge(b.LEFT, True, 3000)  # a lever that does not repeat
+    finally:
+        micropython.heap_unlock()
+    assert first == 1000 + REPEAT_AFTER_MS and second == first + 3 * REPEAT_MS
+    assert after is None and acted == [5, 3000]

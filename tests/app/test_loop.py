@@ -83,9 +83,9 @@ def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
     drawn = []
     render = app.render
 
-    def counted(now):
+    def counted(now, press=False):
         drawn.append(now)
-        return render(now)
+        return render(now, press)
 
     app.render = counted
     hal = clock.hal
@@ -96,11 +96,26 @@ def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
     assert drawn == [] and hal.fed == fed + 5
     hal.edges.push(b.LEFT, True, hal.now)  # a press in such a pass is taken at once
     clock.runner.step()
-    # drawn at once, then once more at the end of the pass for what tick changed
-    assert drawn == [1500, 1500] and app.game.plies() == 1
+    # drawn at once, and not again: at the same instant tick changed nothing shown
+    assert drawn == [1500] and app.game.plies() == 1
     hal.horizon = None
     clock.runner.step()  # the next digit's instant: 5:03 from 1500 shows 5:02 at 1501
-    assert drawn[2:] == [1501]
+    assert drawn[1:] == [1501]
+
+
+def test_what_tick_changes_in_a_press_s_pass_is_drawn_after_the_save():
+    """The battery is read every 10 s; when that reading falls in a press's pass and changes
+    the figure, the pass draws the press, saves it, then draws the new figure."""
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(20999)  # read at 1000 (the start), at 11000, next at 21000
+    log = []
+    recording(clock, log)
+    clock.hal._battery_mv = 3300  # low: the status line changes at the next reading
+    clock.press(b.LEFT, 21000)
+    clock.run_until(21000)
+    assert [entry[:2] for entry in log] == [("show", 21000), ("write", 21000), ("show", 21000)]
+    assert clock.app.status.battery_low
 
 
 def test_a_press_is_drawn_before_it_is_saved():
@@ -195,3 +210,26 @@ def test_a_switch_collects_the_garbage_on_micropython():
     clock.press(b.LEFT, 3500)
     clock.run_until(3500)
     assert gc.mem_alloc() < live + 4000
+
+
+def test_a_time_that_changes_shape_at_a_press_is_drawn_after_its_save_on_i2c():
+    """59:45, a move of a second, +30 s after it: 1:00:14, the half redrawn (258 bytes on I2C):
+    the press's frame goes first, then the save, then the half. On SPI it is in the first."""
+    from ui.oled import OledScreen
+
+    for bus, passes in (("i2c", ["show", "write", "show"]), ("spi", ["show", "write"])):
+        clock = Clock(screen=OledScreen(bus=bus))
+        app = clock.app
+        app.choose_preset(app.add_preset("hour", "chessclock:G/59m45s/30 fischer-after"))
+        clock.press(b.RIGHT, 2000)
+        clock.run_until(2999)
+        log = []
+        recording(clock, log)
+        clock.press(b.LEFT, 3000)
+        clock.run_until(3000)
+        assert [entry[0] for entry in log if entry[1] == 3000] == passes, bus
+        assert clock.view(0).time_ms == 3614000  # 1:00:14
+        first = bytes(app.screen.frame)
+        fresh = OledScreen()
+        fresh.clock(app.left, app.right, app.status)
+        assert first == bytes(fresh.frame)

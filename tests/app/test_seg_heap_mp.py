@@ -57,3 +57,12 @@ def test_running_above_an_hour_with_the_colon_blinking_allocates_nothing():
     clock.run_until(2100)
     assert locked_steps(clock, 12) == 12  # each half second, to 8 s: before the 10 s save
     assert clock.hal.now == 8001  # 1:30:30 at 2000: 2001 lit, 2501 dark...
+
+
+def test_the_ready_screen_s_start_hint_allocates_nothing():
+    clock = Clock(screen=SegScreen(), preset="Blitz 5+3")  # ready since 1000
+    clock.run_until(1100)
+    # woken at 2100, 3100, 4100 (each second), 5000 (the hint), 5700, 6050, 6400 (its steps),
+    # 7100, 7500 (the times again)
+    assert locked_steps(clock, 9) == 5
+    assert clock.hal.now == 7500

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# A fake RP2040 `machine` with real state (levels, edges, I2C devices, PWM, ADC, timers, sleeps,
-# VBUS on GP24, IO_BANK0's dormant wake registers through mem32); reset() per test.
+# A fake RP2040 `machine` with real state (levels, edges, I2C and SPI devices, PWM, ADC, timers,
+# sleeps, VBUS on GP24, IO_BANK0's dormant wake registers through mem32); reset() per test.
 import micropython
 
 _MASK = 0x3FFFFFFF
@@ -10,6 +10,7 @@ class _State:
     def __init__(self):
         self.lines = {}  # GPIO -> _Line
         self.buses = {}  # I2C id -> Bus
+        self.spi_buses = {}  # SPI id -> SpiBus
         self.adc = [0, 0, 0, 0, 0]  # raw u16 per ADC channel (3 is VSYS/3 on a Pico)
         self.pwms = {}  # GPIO -> the last PWM made on it
         self.timers = []
@@ -116,6 +117,12 @@ def bus(i2c_id):
     if i2c_id not in state.buses:
         state.buses[i2c_id] = Bus()
     return state.buses[i2c_id]
+
+
+def spi_bus(spi_id):
+    if spi_id not in state.spi_buses:
+        state.spi_buses[spi_id] = SpiBus()
+    return state.spi_buses[spi_id]
 
 
 def set_adc(channel, raw):
@@ -323,6 +330,63 @@ class I2C:
 
     def scan(self):
         return sorted(self.bus.devices)
+
+
+class SpiBus:
+    """One SPI block's wires: its devices, each with its D/C and CS lines, and a log of (D/C level,
+    bytes) per write."""
+
+    def __init__(self):
+        self.devices = []  # (device, D/C line, CS line)
+        self.log = []  # None: record nothing (for heap-locked runs)
+        self.bytes = 0  # bytes clocked out
+        self.baudrate = 0
+
+    def attach(self, device, dc, cs):
+        """`device` takes spi_receive(buf, dc_level) while GPIO `cs` is low."""
+        self.devices.append((device, line(dc), line(cs)))
+        return device
+
+
+class SPI:
+    MSB = 0
+    LSB = 1
+
+    def __init__(
+        self, id, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=0, sck, mosi, miso=-1
+    ):
+        if id not in (0, 1):
+            raise ValueError("SPI(%d) doesn't exist" % id)
+        # RP2040: GPIO n carries SPI((n >> 3) & 1); of each four, RX, CSn, SCK, TX.
+        for pin, role, name in ((sck, 2, "SCK"), (mosi, 3, "MOSI"), (miso, 0, "MISO")):
+            if pin is None:
+                continue
+            if pin == -1:  # stricter than rp2, which would take SPIn's default MISO pin
+                raise ValueError("miso not given: rp2 takes the block's default MISO pin")
+            gpio = pin.id if isinstance(pin, Pin) else pin
+            if gpio % 4 != role or (gpio >> 3) & 1 != id:
+                raise ValueError("bad %s pin" % name)
+        if bits != 8 or firstbit != SPI.MSB or not 0 < baudrate <= 62500000:
+            raise ValueError("bad SPI settings")
+        self.bus = spi_bus(id)
+        self.bus.baudrate = baudrate
+        self.bus.inits = 0  # init(baudrate=...) calls after construction
+        self.mode = (polarity, phase)
+
+    def init(self, *, baudrate):
+        if not 0 < baudrate <= 62500000:
+            raise ValueError("bad SPI settings")
+        self.bus.baudrate = baudrate
+        self.bus.inits += 1
+
+    def write(self, buf):
+        bus = self.bus
+        for device, dc, cs in bus.devices:
+            if cs.level == 0:
+                device.spi_receive(buf, dc.level)
+        bus.bytes += len(buf)
+        if bus.log is not None:
+            bus.log.append((bus.devices[0][1].level if bus.devices else 0, bytes(buf)))
 
 
 class PWM:

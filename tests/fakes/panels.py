@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
-# OLED controller models for the fake machine's I2C bus: SSD1306, SSD1309 and SH1106 (128x64).
+# OLED controller models for the fake machine's I2C and SPI buses: SSD1306, SSD1309 and SH1106.
 #
-# Each takes the bytes the driver writes (control bytes, commands and their arguments, display
-# data), keeps the controller's RAM and settings, and refuses a command its chip lacks, so a
-# driver that sends the SSD1306's charge pump to an SSD1309 or horizontal addressing to an
-# SH1106 fails its test. visible() is the 1024-byte MONO_VLSB frame the glass shows.
+# Each takes the bytes the driver writes (on I2C control bytes, commands and their arguments,
+# display data; on 4-wire SPI commands or data as the D/C line says), keeps the controller's RAM
+# and settings, and refuses a command its chip lacks, so a driver that sends the SSD1306's charge
+# pump to an SSD1309 or horizontal addressing to an SH1106 fails its test. visible() is the
+# 1024-byte MONO_VLSB frame the glass shows.
 
 
 class Ssd1306Panel:
@@ -33,6 +34,7 @@ class Ssd1306Panel:
         self.remap = self.scan_reversed = self.inverted = False
         self.multiplex = 63
         self.data_bytes = 0
+        self.resets = 0  # RES pulses seen (watch_reset)
         self._control = None  # None: the next byte is a control byte
         self._stream = False  # Co = 0: every following byte has the same D/C
         self._command = None
@@ -43,6 +45,26 @@ class Ssd1306Panel:
     def begin(self):
         self._control = None
         self._stream = False
+
+    def spi_receive(self, buf, dc):
+        """Bytes clocked in while CS is low: display data with D/C high, else commands."""
+        for byte in buf:
+            if dc:
+                self._data(byte)
+            else:
+                self._command_byte(byte)
+
+    def watch_reset(self, res_line):
+        """Reset as the chip does while its RES line (a fake machine line) is low."""
+        res_line.listeners.append(self._res_changed)
+
+    def _res_changed(self, res_line):
+        if res_line.level == 0:
+            self.resets += 1
+            self.on = False
+            self.charge_pump = False
+            self.mode = 2
+            self._command = None
 
     def end(self):
         pass

@@ -4,7 +4,7 @@ import io
 
 from app.clock_app import ClockApp
 from app.runner import Runner
-from boards import pico_oled, pico_sh1106, pico_ssd1309
+from boards import pico_oled, pico_oled_spi, pico_sh1106, pico_ssd1309, pico_ssd1309_spi
 from clock.game import View
 from fake_devices import Sh1106Panel, Ssd1306Panel, Ssd1309Panel
 from fakes import fake_machine as m
@@ -22,7 +22,11 @@ class Bench:
         m.reset()
         self.board = board
         self.clock = m.Clock(start)
-        self.panel = m.bus(0).attach(board.OLED_ADDRESS, panel())
+        if getattr(board, "OLED_BUS", "i2c") == "spi":
+            self.panel = m.spi_bus(board.SPI_ID).attach(panel(), board.OLED_DC, board.OLED_CS)
+            self.panel.watch_reset(m.line(board.OLED_RES))
+        else:
+            self.panel = m.bus(0).attach(board.OLED_ADDRESS, panel())
         self.fs = fs if fs is not None else FakeFs()
         self.select = FakeSelect(self.clock)
         self.hal = Rp2040Hal(
@@ -100,3 +104,22 @@ def test_the_larger_panels_show_every_frame_the_app_builds():
             assert bench.panel.visible() == bytes(bench.app.screen.frame), bench.clock.ms
             shown += 1
         assert bench.app.game.plies() == 2 and bench.hal.display.errors == 0 and shown > 5
+
+
+def test_the_spi_panels_show_every_frame_through_a_whole_game():
+    """G/1 +1 s: 30 plies of 1.5 s, then the mover's minute runs out (tenths, then the flag)."""
+    for board, panel in ((pico_oled_spi, Ssd1306Panel), (pico_ssd1309_spi, Ssd1309Panel)):
+        bench = Bench(board=board, panel=panel)
+        app = bench.app
+        app.choose_preset(app.add_preset("G1", "chessclock:G/1/1"))
+        at = 1000
+        for ply in range(31):
+            bench.press(1 - ply % 2, at)
+            at += 1500
+        passes = 0
+        while app.state_name() != "over":
+            bench.runner.step()
+            assert bench.panel.visible() == bytes(app.screen.frame), bench.clock.ms
+            passes += 1
+        assert app.game.plies() == 30 and bench.panel.resets == 1 and passes > 200
+        assert bench.hal.display.errors == 0 and bench.panel.data_bytes > 1024

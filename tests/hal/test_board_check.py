@@ -327,3 +327,91 @@ def test_a_segment_board_names_its_pins_used_twice():
     assert refused(segments(BUZZER=7)) == (
         "board seg: GP7 is used twice: TM1637_RIGHT_DIO and BUZZER"
     )
+
+
+class GoodSpi:
+    NAME = "goodspi"
+    DISPLAY = "oled"
+    OLED_BUS = "spi"
+    SPI_ID = 0
+    SPI_SCK = 2
+    SPI_MOSI = 3
+    SPI_FREQ = 10000000
+    OLED_DC = 4
+    OLED_CS = 5
+    OLED_RES = 6
+    BUTTONS = Good.BUTTONS
+    LEDS = Good.LEDS
+    BUZZER = 13
+    BATTERY_ADC = 29
+    WATCHDOG_MS = 5000
+    STORAGE_ROOT = "/data"
+
+
+def spi_variant(**changes):
+    class Board(GoodSpi):
+        pass
+
+    for name, value in changes.items():
+        setattr(Board, name, value)
+    return Board
+
+
+def test_an_spi_oled_needs_its_bus_pins_and_takes_no_i2c_options():
+    assert check(GoodSpi) is GoodSpi
+    assert check(spi_variant(OLED_RES=None)).OLED_RES is None
+    del_dc = spi_variant()
+    del GoodSpi.OLED_DC
+    try:
+        assert refused(del_dc) == "board goodspi: OLED_DC is missing (OLED_BUS spi needs it)"
+    finally:
+        GoodSpi.OLED_DC = 4
+    assert refused(spi_variant(I2C_ID=0)) == "board goodspi: unknown option I2C_ID"
+    assert refused(variant(SPI_ID=0)) == "board good: unknown option SPI_ID"
+    assert refused(spi_variant(OLED_BUS="SPI")) == (
+        "board goodspi: OLED_BUS is 'SPI'; it is 'i2c' or 'spi'"
+    )
+    assert refused(spi_variant(OLED_BUS=["spi"])) == (
+        "board goodspi: OLED_BUS is ['spi']; it is 'i2c' or 'spi'"
+    )
+    assert check(variant(OLED_BUS="i2c")).OLED_BUS == "i2c"
+
+
+def test_the_spi_block_frequency_and_pins_have_their_types_and_ranges():
+    refusals(
+        spi_variant,
+        "SPI_ID",
+        [(bad, "%r, not an SPI block (0 or 1)" % (bad,)) for bad in ("0", True, None, 2, -1)],
+    )
+    said = "not a frequency in Hz (100000..10000000: 10 MHz at most)"
+    refusals(
+        spi_variant,
+        "SPI_FREQ",
+        [(bad, "%r, %s" % (bad, said)) for bad in ("10MHz", 8e6, 99999, 10000001)],
+    )
+    for option in ("OLED_DC", "OLED_CS", "OLED_RES", "SPI_SCK", "SPI_MOSI"):
+        assert refused(spi_variant(**{option: 30})) == (
+            "board goodspi: %s is 30, not a GPIO number 0..29" % option
+        )
+    assert refused(spi_variant(OLED_CS=14)) == (
+        "board goodspi: GP14 is used twice: OLED_CS and BUTTONS[left]"
+    )
+    assert (
+        refused(spi_variant(OLED_RES=4))
+        == "board goodspi: GP4 is used twice: OLED_DC and OLED_RES"
+    )
+
+
+def test_the_spi_pins_are_those_the_rp2040_routes_to_the_block():
+    assert refused(spi_variant(SPI_SCK=3, SPI_MOSI=2)) == (
+        "board goodspi: SPI_SCK is GP3, not an SCK pin of SPI0 (GP2, GP6, GP18, GP22)"
+    )
+    assert refused(spi_variant(SPI_MOSI=11)) == (
+        "board goodspi: SPI_MOSI is GP11, not a MOSI pin of SPI0 (GP3, GP7, GP19, GP23)"
+    )
+    assert refused(spi_variant(SPI_ID=1)) == (
+        "board goodspi: SPI_SCK is GP2, not an SCK pin of SPI1 (GP10, GP14, GP26)"
+    )
+    for block, sck, mosi in ((0, 6, 7), (0, 22, 23), (1, 10, 11), (1, 26, 27)):
+        board = check(spi_variant(SPI_ID=block, SPI_SCK=sck, SPI_MOSI=mosi, OLED_RES=8))
+        assert (board.SPI_SCK, board.SPI_MOSI) == (sck, mosi)

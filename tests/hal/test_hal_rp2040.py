@@ -212,6 +212,7 @@ def board_modules():
 
 # The panel each board with a larger OLED has (its board file's make_display builds the driver).
 PANELS = {"pico_sh1106": Sh1106Panel, "pico_ssd1309": Ssd1309Panel}
+PANELS["pico_ssd1309_spi"] = Ssd1309Panel
 
 
 def test_every_board_in_boards_builds_a_working_hal():
@@ -222,7 +223,11 @@ def test_every_board_in_boards_builds_a_working_hal():
         panel = None
         if board.DISPLAY == "oled":
             model = PANELS.get(board.NAME, Ssd1306Panel)
-            panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
+            if getattr(board, "OLED_BUS", "i2c") == "spi":
+                bus = m.spi_bus(board.SPI_ID)
+                panel = bus.attach(model(), board.OLED_DC, board.OLED_CS)
+            else:
+                panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
         elif board.DISPLAY == "lcd":
             wr, data = m.line(board.LCD_WR), m.line(board.LCD_DATA)
             chips = [Ht1621Chip(m.line(board.LCD_LEFT_CS), wr, data)]
@@ -261,7 +266,7 @@ def test_every_board_in_boards_builds_a_working_hal():
         assert hal.battery_mv() == 3927  # every board senses VSYS
         hal.feed()
         count += 1
-    assert count >= 5
+    assert count >= 7
 
 
 def test_the_board_check_is_unloaded_once_the_board_passed():

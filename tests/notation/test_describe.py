@@ -115,3 +115,16 @@ def test_every_description_is_ascii():
     for text in PRESETS:
         line = describe(registry.parse(text))
         assert line and all(" " <= char <= "~" for char in line), "%s: %s" % (text, line)
+
+
+def test_the_players_are_named_as_their_game_names_them():
+    from notation.describe import players
+    from notation.factory import DEFAULTS
+
+    named = dict((name, players(spec, name)) for name, spec in DEFAULTS)
+    assert named["Blitz 5+3"] == named["Armageddon 5/4"] == ("White", "Black")
+    for name in ("Go 30m 5x30s byoyomi", "Go 30m + 25/5m", "Shogi 10m + 30s", "Othello 30 min"):
+        assert named[name] == ("Black", "White"), name
+    assert named["Arimaa 30s/5m"] == ("Gold", "Silver")
+    assert players("go:45m 3x30s", "Typed in the page") == ("Black", "White")
+    assert players("chessclock:G/5/3", "Typed in the page") == ("White", "Black")

@@ -96,6 +96,28 @@ def test_armageddon_gives_the_second_player_less_and_says_the_draw_odds():
     )
 
 
+def test_fide_armageddon_with_an_increment_from_move_1():
+    # FIDE's tie-break: White 5 min, Black 4, 2 s a move for both; Fischer as "5+2" is.
+    for text in ("armageddon 5/4 +2", "Armageddon 5/4+2", "armageddon 5/4 + 2 s/move"):
+        setup = registry.parse(text)
+        assert setup == Setup(registry.parse("G/5/2").first, registry.parse("G/4/2").first), text
+    setup = registry.parse("armageddon 5/4 +2")
+    game = start(setup)
+    now = moves(game, [10 * SEC, 20 * SEC], 0)
+    assert shown(game, 0, now) == 294 * SEC  # 300 + 2 - 10, and the next move's 2 s
+    assert shown(game, 1, now) == 222 * SEC  # 240 + 2 - 20
+    assert describe(setup, "armageddon 5/4 +2") == (
+        "first: 5 min + 2 s/move | second: 4 min + 2 s/move;"
+        " armageddon: a draw is a win for the second player"
+    )
+    assert registry.format_as("chessclock", setup) == "armageddon 5/4 +2"
+    delayed = registry.parse("armageddon 5/4 +2 delay")
+    assert delayed.first == registry.parse("G/5/2 delay").first
+    assert registry.format_as("chessclock", delayed) == "armageddon 5/4 +2 delay"
+    error = raises(PresetError, registry.parse, "chessclock:armageddon 5/4 delay")
+    assert "written +2, as in armageddon 5/4 +2" in str(error)
+
+
 def test_the_trailing_increment_is_from_move_1_only_when_no_phase_has_one():
     # "+0" on the first phase says it has none: the 30 s come with phase 2 only.
     setup = registry.parse("40/90+0, G/30+30")

@@ -58,8 +58,10 @@ def test_the_board_layout():
         "pico_lcd",
         "pico_minimal",
         "pico_oled",
+        "pico_oled_spi",
         "pico_sh1106",
         "pico_ssd1309",
+        "pico_ssd1309_spi",
         "pico_tm1637",
     ]
     installed = manifest.installed("pico_oled")

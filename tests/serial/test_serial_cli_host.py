@@ -166,7 +166,7 @@ def test_garbage_is_answered_with_errors_and_the_game_runs_on(clock, capsys):
     now = json.loads(lines[-1][3:])
     assert now["state"] == "running" and now["chosen"] == 1 and now["left"]["running"]
     status, out, err = run(capsys, "command", "--port", clock.path, "HELP")
-    assert status == 0 and out[-1] == "OK 14 commands"
+    assert status == 0 and out[-1] == "OK 20 commands"
     status, out, err = run(capsys, "command", "--port", clock.path, "REPL")
     assert status == 1 and err == ["ERR no REPL to go to here"]  # the simulator has none
 
@@ -300,3 +300,33 @@ def test_serve_says_in_one_line_that_the_store_refused_the_preset(tmp_path):
     err = done.stderr.decode().splitlines()
     assert done.returncode == 2 and len(err) == 1, err  # once a traceback
     assert err[0].startswith("error: the preset could not be stored: the store failed"), err
+
+
+def test_a_presets_file_typed_on_a_phone_goes_over_the_line_in_ascii(clock, capsys, tmp_path):
+    typed = "Classical \u2019s = 90\u2019+30\u2019\u2019\nPrimes = 90\u2032+30\u2033\n"
+    typed += "Go\u00a0club = 45m 3\u00d730s\nDash = 45 min 3x30 byo\u2013yomi\n"
+    path = write_presets(tmp_path, typed)
+    status, out, err = run(capsys, "presets", "check", path)
+    assert status == 0, err
+    assert out[0].endswith("Classical 's: 90 min + 30 s/move")
+    status, out, err = run(capsys, "presets", "send", path, "--port", clock.path)
+    assert status == 0 and out[-1] == "4 added, 0 refused", (out, err)
+    listed = run(capsys, "presets", "list", "--port", clock.path)[1]
+    assert listed[16:20] == [
+        "17 Classical 's = chessclock:90'+30''",
+        "18 Primes = chessclock:90'+30\"",
+        "19 Go club = go:45m 3x30s",
+        "20 Dash = go:45 min 3x30 byo-yomi",
+    ]
+    status, out, err = run(
+        capsys, "command", "--port", clock.path, "PRESET", "ADD", "Cmd", "=", "3\u00d730s"
+    )
+    assert status == 0 and out[-1].startswith("OK added 21 Cmd: 3x30 s byo-yomi"), (out, err)
+
+
+def test_the_simulator_stores_a_typed_preset_in_ascii():
+    from sim import boards
+
+    assert boards.preset_spec("90\u2019+30\u2019\u2019") == "chessclock:90'+30''"
+    assert boards.preset_spec("45m 3\u00d730s") == "go:45m 3x30s"
+    assert boards.preset_spec("5\u2009+\u20093", "chessclock") == "chessclock:5 + 3"

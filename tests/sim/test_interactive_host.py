@@ -343,7 +343,10 @@ def test_an_80_x_24_terminal_has_the_oled_in_braille_the_status_and_the_keys(tmp
     assert [line.ljust(66) for line in lines[:18]] == _braille_box(frame)
     assert lines[18].startswith("board: pico_oled (oled)   storage: /home/someone/")
     assert lines[19] == "preset: Blitz 5+3: 5 min + 3 s/move"
-    assert lines[20] == "state: ready  left 05:00  right 05:00"
+    assert (
+        lines[20]
+        == "state: ready  left 05:00  right 05:00  a lever starts the other clock (White's)"
+    )
     assert lines[21] == "last tone: none   bell: on"
     assert lines[22] == "a/Left left lever   l/Right right lever   space play/pause"
     assert lines[23] == "s set   r reset   +/Up plus   -/Down minus   m mute   q quit"
@@ -354,7 +357,10 @@ def test_the_seven_segment_board_fits_80_x_24_with_its_keys_table(tmp_path):
     assert lines[0] == "+" + "-" * 56 + "+" and lines[6] == interactive.lights_edge(56, 0, 0)
     assert lines[8].startswith("board: pico_tm1637 (tm1637)   storage: /home/someone/.local/")
     assert len(lines[8]) == 80  # the storage cut at the edge
-    assert lines[10] == "state: ready  left 05:00  right 05:00"
+    assert (
+        lines[10]
+        == "state: ready  left 05:00  right 05:00  a lever starts the other clock (White's)"
+    )
     assert lines[13] == "a or Left   left lever      l or Right   right lever"
 
 
@@ -366,8 +372,59 @@ def test_a_big_terminal_keeps_the_oled_pixel_for_pixel(tmp_path):
     assert lines[40].startswith("a or Left   left lever")
     lines, _ = drawn(40, 130, folder=tmp_path)  # no room for the table: the short key lines
     assert lines[0] == "+" + "-" * 128 + "+" and lines[33] == dark
-    assert lines[36] == "state: ready  left 05:00  right 05:00"
+    assert (
+        lines[36]
+        == "state: ready  left 05:00  right 05:00  a lever starts the other clock (White's)"
+    )
     assert lines[39].endswith("m mute   q quit")
+
+
+def _arbiter_actions():
+    # the right clock runs (the left lever started it), pause, the arbiter's menu
+    return [gestures.LEVER_LEFT, gestures.PLAY, gestures.SET]
+
+
+def test_beside_the_picture_the_arbiter_s_lines_are_one_each_and_whole(tmp_path):
+    lines, _ = drawn(40, 120, actions=_arbiter_actions(), folder=tmp_path)
+    panel = [line[68:] for line in lines]  # right of the 66-wide braille box
+    at = panel.index("state: arbiter  Arbiter")
+    assert panel[at + 1 : at + 4] == ["   L 05:00 #0", "   R 05:03 #0", "  [Left time +-1 min]"]
+    assert panel[at + 4].startswith("last tone:")
+
+
+def test_below_the_picture_the_arbiter_s_line_keeps_the_time_being_corrected(tmp_path):
+    lines, _ = drawn(24, 80, actions=_arbiter_actions(), folder=tmp_path)
+    state = _search(r"^state: arbiter.*$", lines).group(0)
+    assert state == "state: arbiter  Arbiter: L 05:00 #0 | R 05:03 #0 | [Left time +-1 min]"
+    lines, _ = drawn(24, 80, "pico_tm1637", actions=_arbiter_actions(), folder=tmp_path)
+    assert _search(r"^state: arbiter  Arbiter: L 05:00 #0 \| R 05:03 #0 \| \[Left", lines)
+
+
+def test_the_state_line_names_whose_clock_runs_in_the_game_s_colours(tmp_path):
+    lines, _ = drawn(24, 80, actions=[gestures.LEVER_LEFT], folder=tmp_path)
+    assert _search(r"^state: running  left 05:00  right 05:03  running: right \(White\)$", lines)
+    lines, _ = drawn(24, 80, actions=[gestures.LEVER_RIGHT, gestures.PLAY], folder=tmp_path)
+    assert _search(r"^state: paused  .*  to move: left \(White\)$", lines)
+    module = sim_boards.load("pico_oled")
+    hal = RealTimeHal(folder_storage(str(tmp_path / "go")), lambda t: None, {}, DesktopBuzzer())
+    app = sim_boards.build_app(hal, module, "go:45m 3x30s")
+    app.on_action(gestures.LEVER_RIGHT, 0)
+    assert sim_boards.turn_line(app) == "running: left (Black)"  # go: Black moves first
+
+
+def test_armageddon_says_who_has_the_draw_odds_and_where(tmp_path):
+    module = sim_boards.load("pico_oled")
+    hal = RealTimeHal(folder_storage(str(tmp_path)), lambda t: None, {}, DesktopBuzzer())
+    app = sim_boards.build_app(hal, module, "armageddon 5/4 +2")
+    line = sim_boards.preset_line(app)
+    assert line.endswith("a draw is a win for the second player; draw odds: Black (right)")
+    assert sim_boards.turn_line(app) == "a lever starts White's, left; +/- swaps"
+    app.on_action(gestures.PLUS, 0)  # the sides swapped: White on the right
+    assert sim_boards.preset_line(app).endswith("draw odds: Black (left)")
+    assert sim_boards.turn_line(app) == "a lever starts White's, right; +/- swaps"
+    factory = sim_boards.build_app(hal, module)
+    factory.choose_preset(factory.presets.index_of("Armageddon 5/4"))
+    assert sim_boards.preset_line(factory).endswith("draw odds: Black (right)")
 
 
 def test_the_lights_sit_in_the_box_s_bottom_edge_under_each_half():

@@ -3,7 +3,7 @@
 # made with the board's options, an unknown kind is refused, and the board can unload it.
 import sys
 
-from boards import pico_minimal, pico_oled, pico_tm1637
+from boards import pico_minimal, pico_oled, pico_oled_spi, pico_tm1637
 from support import raises
 from ui import kinds
 
@@ -22,7 +22,7 @@ class Crt:
 
 
 def test_every_board_names_a_kind_in_the_table():
-    for board in (pico_minimal, pico_oled, pico_tm1637):
+    for board in (pico_minimal, pico_oled, pico_oled_spi, pico_tm1637):
         assert board.DISPLAY in kinds.KINDS
         assert kinds.row(board) is kinds.KINDS[board.DISPLAY]
 
@@ -36,7 +36,8 @@ def test_each_kind_makes_its_screen_with_the_boards_options():
     assert isinstance(seg, SegScreen) and seg.points == pico_tm1637.TM1637_POINTS
     assert kinds.screen_for(PointModules).points is True
     assert kinds.screen_for(OldSegmentBoard).points is False
-    assert kinds.options(pico_oled) == {}
+    assert kinds.options(pico_oled) == {"bus": "i2c"}  # OLED_BUS not given: I2C
+    assert kinds.options(pico_oled_spi) == {"bus": "spi"}
 
 
 def test_an_unknown_kind_is_refused():

@@ -96,17 +96,33 @@ def test_counters_in_the_top_line():
     left, right = views()
     left.moves = 23
     left.periods_left = 3
+    left.moves_left = 1  # a byo-yomi period is one move: nothing to count
     right.moves = 17
     right.moves_left = 12
-    right.stage = 1
     screen.clock(left, right, Status())
     f = screen.frame
-    assert text_at(f, 1, 0, "#23") and text_at(f, 1 + 8 * 6, 0, "P3")
-    assert text_at(f, 67, 0, "#17 S2") and text_at(f, 67 + 7 * 6, 0, "M12")
+    assert text_at(f, 1, 0, "#23") and text_at(f, 1 + 6 * 6, 0, "BY 3")
+    assert find_text(f, "M1", 0, 0, 62) == -1
+    assert text_at(f, 67, 0, "#17") and text_at(f, 67 + 7 * 6, 0, "M12")
     assert find_text(f, "S", 0, 0, 62) == -1  # no stage shown in the first stage
 
 
-def test_periods_win_the_space_over_the_stage():
+def test_the_stage_shows_where_no_count_says_where_the_player_is():
+    screen = OledScreen()
+    left, right = views()
+    left.moves = 45
+    left.stage = 1  # FIDE classical after move 40: the rest of the game
+    right.moves = 44
+    right.stage = 1  # Canadian overtime: 25 stones in the block, no "S2" beside them
+    right.moves_left = 25
+    screen.clock(left, right, Status())
+    f = screen.frame
+    assert text_at(f, 1, 0, "#45 S2")
+    assert text_at(f, 67, 0, "#44") and text_at(f, 67 + 7 * 6, 0, "M25")
+    assert find_text(f, "S2", 0, 66, 128) == -1
+
+
+def test_periods_win_the_space_over_the_moves_made():
     screen = OledScreen()
     left, right = views()
     left.moves = 123
@@ -114,7 +130,11 @@ def test_periods_win_the_space_over_the_stage():
     left.periods_left = 5
     left.moves_left = 1
     screen.clock(left, right, Status())
-    assert text_at(screen.frame, 1, 0, "#123 P5 M1")
+    assert text_at(screen.frame, 1, 0, "#123  BY 5")
+    left.moves = 1234
+    left.periods_left = 10
+    screen.clock(left, right, Status())
+    assert text_at(screen.frame, 1, 0, "     BY 10")
 
 
 def test_aux_line_reserve_delay_start_penalty():
@@ -287,3 +307,28 @@ def test_invalidate_forces_a_redraw():
     assert not screen.clock(*views(), Status())
     screen.invalidate()
     assert screen.clock(*views(), Status())
+
+
+def test_a_press_on_i2c_leaves_a_change_of_shape_to_the_next_clock():
+    """59:45 + 30 s after a press is 1:00:15: five smaller digits, the whole half redrawn (258
+    bytes on I2C). The press's clock() draws the rest; the next one that half, as a fresh screen
+    draws it. On SPI the half goes at once."""
+    status = Status()
+    for bus, spread in (("i2c", True), ("spi", False)):
+        screen = OledScreen(bus=bus)
+        left, right = views(3585000, 300000)  # 59:45 | 05:00
+        screen.clock(left, right, status)
+        screen.dirty.clear()
+        left.time_ms = 3615000  # 1:00:15
+        left.moves = 1
+        left.fixed = 7  # the pressed side's clock stands: its view stays fixed
+        assert screen.clock(left, right, status, True)
+        assert screen.deferred == spread and not screen.dirty.whole
+        fresh = OledScreen()
+        fresh.clock(left, right, status)
+        assert (bytes(screen.frame) == bytes(fresh.frame)) == (not spread), bus
+        if spread:
+            assert find_text(screen.frame, "#1", 0, 0, 61) >= 0  # the counter went at once
+            assert screen.clock(left, right, status) and not screen.deferred
+            assert bytes(screen.frame) == bytes(fresh.frame)
+        assert not screen.clock(left, right, status)

@@ -125,3 +125,27 @@ def test_the_page_keeps_its_storage_as_base64_that_reads_back():
 def test_a_null_move_pgn_is_what_python_chess_reads():
     game = chess.pgn.read_game(io.StringIO("1. -- -- 2. -- *"))
     assert len(list(game.mainline_moves())) == 3
+
+
+def test_inverted_text_reads_as_the_frame_at_every_zoom():
+    # Four frames with text dark on lit pixels, each shown at seven zooms by the page's drawing
+    # and by an ideal one of plain squares: no screen pixel lit in one and dark in the other.
+    seen = result()["legibility"]
+    assert {entry["frame"] for entry in seen} == {"menu", "paused", "question", "flagged"}
+    assert sorted({entry["scale"] for entry in seen}) == [0.3, 0.45, 0.6, 0.8, 1, 1.5, 2]
+    assert all(entry["lit"] > 1000 for entry in seen)  # text and figures were drawn
+    assert [entry for entry in seen if entry["differ"]] == []
+
+
+def test_a_typed_preset_is_stored_as_the_event_printed_it():
+    typed = result()["typed"]
+    assert typed["90\u2019+30\u2019\u2019"] == "using Typed in the page: 90 min + 30 s/move"
+    assert typed["45m 3\u00d730s"] == "using Typed in the page: 45 min; then 3x30 s byo-yomi"
+    assert all(char["folded"] and char["reads"] for char in typed["each"])
+
+
+def test_the_record_table_names_the_players_and_writes_clock_times():
+    table = result()["table"]
+    assert table["head"] == ["ply", "by", "took", "White", "Black"]
+    assert [row[1] for row in table["rows"]] == ["White", "Black", "White"]  # newest first
+    assert table["rows"][0][3].startswith("1:30:")  # 90 min + 30 s, less a fraction of a second

@@ -19,7 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ ! -f web/node_modules/playwright-core/package.json ] ||
-  [ ! -f web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs ]; then
+  [ ! -f web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs ] ||
+  [ ! -f web/node_modules/mqtt/dist/mqtt.esm.js ]; then
   (cd web && npm ci --no-audit --no-fund --loglevel=error)
 fi
 echo "browser tier: $("${CHROMIUM:-/usr/bin/chromium}" --version 2>/dev/null | head -1), node $(node --version)"

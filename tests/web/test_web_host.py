@@ -151,3 +151,27 @@ def test_web_without_the_webassembly_build_says_how_to_get_it(monkeypatch, capsy
         web.web_command(type("Args", (), {"host": "127.0.0.1", "port": 0, "verbose": False})) == 2
     )
     assert "run `make web`" in capsys.readouterr().err
+
+
+def test_the_service_worker_keeps_every_file_the_page_loads():
+    # Offline after a reload needs a copy of every module the page imports and every file it
+    # fetches; one left out of web/sw.js would fail only with the server gone.
+    import os
+    import re
+
+    with open(os.path.join(web.WEB, "sw.js"), encoding="utf-8") as handle:
+        source = handle.read()
+    kept = set(re.findall(r'^\s+(?:ENGINE \+ )?"([^"]+)",$', source, re.M))
+    kept = {("ENGINE/" + name) if name.startswith("micropython.") else name for name in kept}
+    wanted = {"./", "index.html", "style.css", "build/bundle.json"}
+    wanted |= {"ENGINE/micropython.mjs", "ENGINE/micropython.wasm"}
+    for name in os.listdir(web.WEB):
+        if name.endswith(".js") and name != "sw.js":
+            wanted.add(name)
+            with open(os.path.join(web.WEB, name), encoding="utf-8") as handle:
+                for imported in re.findall(r'from "\./([\w.]+)"', handle.read()):
+                    assert imported in kept, (name, imported)
+    assert kept == wanted
+    for name in wanted - {"./", "build/bundle.json"}:
+        path = name.replace("ENGINE/", os.path.join(*web.ENGINE_PARTS) + "/")
+        assert web.served(web.WEB, "/" + path) is not None, name

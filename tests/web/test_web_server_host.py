@@ -33,6 +33,10 @@ def served(tmp_path):
     engine.mkdir(parents=True)
     (engine / "micropython.mjs").write_text("export const loadMicroPython = null;\n")
     (engine / "micropython.wasm").write_bytes(b"\0asm\1\0\0\0")
+    mqtt = root / "node_modules" / "mqtt"
+    (mqtt / "dist").mkdir(parents=True)
+    (mqtt / "dist" / "mqtt.esm.js").write_text("export default null;\n")  # the hall page's
+    (mqtt / "package.json").write_text("{}\n")  # not the page's
     (root / "node_modules" / "other").mkdir()
     (root / "node_modules" / "other" / "index.js").write_text("// not the page's\n")
     (root / "web-subdir").mkdir()
@@ -237,6 +241,7 @@ def test_only_the_pages_own_files_are_served_symlinks_resolved(served):
         "/notes.js",
         "/web-subdir/notes.js",
         "/node_modules/other/index.js",
+        "/node_modules/mqtt/package.json",
         "/nonexistent.js",
     ):
         status, headers, body = get(port, path)

@@ -1,0 +1,374 @@
+# SPDX-License-Identifier: MIT
+# The clock in a hall: its board number and hall, and the arbiter's commands, applied only where
+# the clock's own buttons could do the same. The broker's side is app/hall_link.py.
+#
+# A command is one JSON object (docs/hall.md): {"seq": 7, "do": "pause", "by": "Anna"}, with a
+# sequence number per board that only grows (a replay is refused) and the fields its `do` takes.
+# It comes from the broker (a Wi-Fi clock's link) or over USB (`HALL CMD {json}`, the hall
+# gateway), and gets one answer: {"seq", "do", "ok", "said", "board", "stamp"}.
+import json
+
+from micropython import const
+
+from app import gestures as act
+from clock.game import OVER, PAUSED, READY, RUNNING
+from notation.errors import PresetError
+import ticks
+
+FILE = "hall.txt"
+MAX_COMMAND = const(512)  # bytes of a command; a longer one is dropped unread
+MAX_BOARD = const(9999)
+MAX_NAME = const(24)  # a hall's name: a topic level, letters, digits, - and _
+MAX_START_MS = const(600000)  # a start is scheduled at most 10 min ahead
+MAX_ADJUST_MS = const(36000000)
+MAX_MOVES = const(999)
+MAX_BY = const(40)
+_NOTES = const(4)  # the last log lines kept for `HALL`
+DOS = ("preset", "new", "start", "pause", "resume", "adjust", "moves", "end")
+_SIDES = ("left", "right")
+# What the file keeps: the hall's name and board, the last command's number, and for a Wi-Fi
+# clock its network and broker (app/hall_net.py).
+_KEYS = ("hall", "board", "seq", "broker", "port", "user", "password", "ssid", "wifi")
+_NUMBERS = ("board", "seq", "port")
+
+
+class CommandError(ValueError):
+    """A command that is not one: it is dropped, with this line in the log."""
+
+
+def check_hall_name(text):
+    """The hall's name as a topic level; ValueError saying why it cannot be one."""
+    if not 1 <= len(text) <= MAX_NAME:
+        raise ValueError("a hall's name is 1 to %d characters" % MAX_NAME)
+    for char in text:
+        if not ("a" <= char <= "z" or "A" <= char <= "Z" or "0" <= char <= "9" or char in "-_"):
+            raise ValueError("a hall's name has only letters, digits, - and _ (not %r)" % char)
+    return text
+
+
+class HallSettings:
+    """hall.txt: `key = value` lines. Written whole, and taken only once written (OSError: the
+    settings stay as storage has them)."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.values = {"hall": "hall", "board": 0, "seq": 0, "port": 1883}
+        data = storage.read(FILE)
+        if data is None:
+            return
+        try:
+            text = data.decode()
+        except UnicodeError:
+            return
+        for line in text.split("\n"):
+            key, _, value = line.partition("=")
+            key, value = key.strip(), value.strip()
+            if key not in _KEYS or not value:
+                continue
+            if key in _NUMBERS:
+                if value.isdigit():
+                    self.values[key] = int(value)
+            else:
+                self.values[key] = value
+
+    def get(self, key):
+        return self.values.get(key)
+
+    def store(self, **changes):
+        values = dict(self.values)
+        values.update(changes)
+        lines = []
+        for key in _KEYS:
+            value = values.get(key)
+            if value is not None and value != "":
+                lines.append("%s = %s\n" % (key, value))
+        self.storage.write(FILE, "".join(lines).encode())
+        self.values = values
+
+
+def of(app):
+    """The app's Hall, made at the first need (a command, a setting, a link)."""
+    if app.hall is None:
+        app.hall = Hall(app)
+    return app.hall
+
+
+class Hall:
+    """The board number, the hall, and the commands; `link` (app/hall_link.py) when the clock
+    itself is on a broker. The main loop calls wake_by, take and send at every pass."""
+
+    def __init__(self, app, settings=None):
+        self.app = app
+        self.settings = settings if settings is not None else HallSettings(app.hal.storage)
+        self.link = None
+        self.notes = []  # the last few log lines, newest last
+        self.say = None  # where a log line also goes (the desktop's stderr), or None
+        self._start_at = -1  # the stamp of a scheduled start, or -1
+        self._start_seq = 0
+        self._start_lever = act.LEVER_RIGHT
+
+    # --- settings ------------------------------------------------------------------------
+
+    @property
+    def name(self):
+        return self.settings.get("hall")
+
+    @property
+    def board(self):
+        return self.settings.get("board")
+
+    @property
+    def seq(self):
+        return self.settings.get("seq")
+
+    def set(self, **changes):
+        """Store settings (OSError: nothing changes); a link moves to the new topics."""
+        self.settings.store(**changes)
+        if self.link is not None and ("hall" in changes or "board" in changes):
+            self.link.moved()
+
+    def log(self, text):
+        notes = self.notes
+        notes.append(text)
+        if len(notes) > _NOTES:
+            del notes[0]
+        if self.say is not None:
+            self.say(text)
+
+    # --- the main loop's calls -----------------------------------------------------------
+
+    def wake_by(self, until, now):
+        """The loop's next wake, sooner for a scheduled start or what the link has to send."""
+        if self._start_at >= 0 and ticks.diff(until, self._start_at) > 0:
+            until = self._start_at
+        link = self.link
+        if link is not None:
+            until = link.wake_by(until, now)
+        return until
+
+    def take(self, now):
+        """Before the frame: a scheduled start that is due, a command from the link. True
+        when the clock changed."""
+        changed = False
+        if self._start_at >= 0 and ticks.diff(now, self._start_at) >= 0:
+            changed = self._start(now)
+        link = self.link
+        if link is not None and link.take(now):
+            changed = True
+        return changed
+
+    def send(self, now):
+        """After the frame and the save: what the link has to send, a message at most."""
+        link = self.link
+        if link is not None:
+            link.send(now)
+
+    # --- commands ------------------------------------------------------------------------
+
+    def command(self, data, now):
+        """Obey one command (bytes or str); its answer as a dict. CommandError for what is not
+        a command (too long, not JSON, a field missing or of the wrong kind), which is dropped:
+        nothing is obeyed and the clock is not touched."""
+        seq, do, fields = parse(data)
+        last = self.seq
+        if seq <= last:
+            return self._answer(
+                seq, do, False, "replayed: seq %d, the clock is at %d" % (seq, last)
+            )
+        try:
+            self.settings.store(seq=seq)
+        except OSError:
+            return self._answer(seq, do, False, "not saved: the store refused the seq")
+        try:
+            ok, said = self._apply(seq, do, fields, now)
+        except (ValueError, PresetError) as error:  # the game's own refusal (ClockError...)
+            ok, said = False, str(error)
+        return self._answer(seq, do, ok, said, fields.get("by"))
+
+    def refuse(self, why):
+        """A message that is not a command: logged, never answered by number."""
+        self.log("dropped a command: %s" % why)
+
+    def _answer(self, seq, do, ok, said, by=None):
+        answer = {"seq": seq, "do": do, "ok": ok, "said": said, "board": self.board}
+        if by is not None:
+            answer["by"] = by
+        answer["stamp"] = self.app.hal.ticks_ms()
+        return answer
+
+    def _apply(self, seq, do, fields, now):
+        app = self.app
+        game = app.game
+        state = game.state()
+        top = app.top()
+        if do == "preset" or do == "new":
+            if app.in_progress():
+                return False, "a game is in progress: only the clock drops it"
+            if top is not None:
+                return False, "close the menu on the clock first"
+            if do == "new":
+                app.new_game(now)
+                return True, "new game on %s" % app.preset().name
+            return _preset(app, fields)
+        if do == "start":
+            if state != READY or top is not None:
+                return False, _not_ready(state, top)
+            wait = fields.get("in_ms", 0)
+            self._start_lever = (
+                act.LEVER_RIGHT if fields.get("first", "left") == "left" else act.LEVER_LEFT
+            )
+            self._start_at = ticks.add(now, wait)
+            self._start_seq = seq
+            if wait == 0:
+                self._start(now, False)
+                return True, "started"
+            return True, "starts in %d ms" % wait
+        if do == "pause":
+            if state != RUNNING:
+                return False, "no clock runs"
+            app.on_action(act.PLAY, now)
+            return app.game.state() == PAUSED, _said_state(app, "paused")
+        if do == "resume":
+            if state != PAUSED:
+                return False, "the game is not paused"
+            if top is not None:
+                return False, "close the menu on the clock first"
+            app.on_action(act.PLAY, now)
+            return True, "resumed"
+        # adjust, moves, end: the arbiter's menu's own corrections, in a pause
+        if state != PAUSED:
+            return False, "pause the clock first"
+        if top is not None and top.name != "arbiter":
+            return False, "close the menu on the clock first"
+        player = app.player_on(_SIDES.index(fields["side"])) if "side" in fields else 0
+        if do == "adjust":
+            game.adjust_time(player, fields["ms"])
+            app.corrected(now)
+            return True, "%s clock %+d ms" % (fields["side"], fields["ms"])
+        if do == "moves":
+            game.set_moves(player, fields["moves"])
+            app.corrected(now)
+            return True, "%s moves set to %d" % (fields["side"], fields["moves"])
+        if top is not None:
+            app.close(top)
+        app.end_by_arbiter(now)
+        return True, "game ended by the arbiter"
+
+    def _start(self, now, tell=True):
+        """The scheduled start, as the lever of the side that does not move first would; told
+        on the link as a second answer to its command when it was scheduled ahead."""
+        stamp = self._start_at
+        self._start_at = -1
+        app = self.app
+        if app.game.state() != READY or app.top() is not None:
+            self._tell(
+                self._answer(
+                    self._start_seq,
+                    "start",
+                    False,
+                    "not started: " + _not_ready(app.game.state(), app.top()),
+                )
+            )
+            return False
+        app.on_action(self._start_lever, stamp)
+        if tell:
+            self._tell(self._answer(self._start_seq, "start", True, "started"))
+        return True
+
+    def _tell(self, answer):
+        """An answer that comes later than its command (a scheduled start): on the link."""
+        if self.link is not None:
+            self.link.answer(answer)
+        else:
+            self.log("answer: %s" % json.dumps(answer))
+
+
+def _not_ready(state, top):
+    if top is not None:
+        return "close the menu on the clock first"
+    if state == OVER:
+        return "a game is over on the clock: new game first"
+    return "a game is in progress"
+
+
+def _said_state(app, word):
+    return word if app.game.state() == PAUSED else "the game is over"
+
+
+def _preset(app, fields):
+    """Add the pushed preset (its name replacing one of that name) and choose it."""
+    from app.presets import check_name
+
+    name = check_name(fields.get("name", "Hall"))
+    try:
+        index = app.add_preset(name, fields["spec"], True)
+        over = app.game.state() == OVER
+        app.choose_preset(index)
+    except OSError:
+        return False, "not saved: the store refused the preset"
+    preset = app.presets.items[index]
+    summary = preset.summary()
+    if over:
+        return True, "chosen %s for the next game: %s; the result stays until new" % (
+            name,
+            summary,
+        )
+    return True, "using %s: %s" % (name, summary)
+
+
+def parse(data):
+    """(seq, do, fields) of a command; CommandError saying what is wrong with it."""
+    if len(data) > MAX_COMMAND:
+        raise CommandError("%d bytes, over %d" % (len(data), MAX_COMMAND))
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            data = bytes(data).decode()
+        except UnicodeError:
+            raise CommandError("not UTF-8")
+    try:
+        fields = json.loads(data)
+    except (ValueError, RuntimeError):  # RuntimeError: nested too deep
+        raise CommandError("not JSON")
+    if not isinstance(fields, dict):
+        raise CommandError("not a JSON object")
+    seq = fields.get("seq")
+    do = fields.get("do")
+    if not _whole(seq) or seq < 1:
+        raise CommandError("seq: expected a whole number from 1")
+    if do not in DOS:
+        raise CommandError("do: expected one of %s" % ", ".join(DOS))
+    by = fields.get("by")
+    if by is not None and not (isinstance(by, str) and len(by) <= MAX_BY):
+        raise CommandError("by: expected a name of up to %d characters" % MAX_BY)
+    if do == "preset":
+        spec = fields.get("spec")
+        if not isinstance(spec, str) or not 1 <= len(spec) <= 200:
+            raise CommandError("spec: expected the preset's text (1 to 200 characters)")
+        if not isinstance(fields.get("name", "Hall"), str):
+            raise CommandError("name: expected the preset's name")
+    elif do == "start":
+        _number(fields, "in_ms", 0, MAX_START_MS, False)
+        if fields.get("first", "left") not in _SIDES:
+            raise CommandError("first: expected left or right")
+    elif do == "adjust" or do == "moves":
+        if fields.get("side") not in _SIDES:
+            raise CommandError("side: expected left or right")
+        if do == "adjust":
+            _number(fields, "ms", -MAX_ADJUST_MS, MAX_ADJUST_MS, True)
+            if fields["ms"] == 0:
+                raise CommandError("ms: a correction of 0 ms changes nothing")
+        else:
+            _number(fields, "moves", 0, MAX_MOVES, True)
+    return seq, do, fields
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(fields, key, low, high, needed):
+    value = fields.get(key)
+    if value is None and not needed:
+        return
+    if not _whole(value) or not low <= value <= high:
+        raise CommandError("%s: expected a whole number from %d to %d" % (key, low, high))

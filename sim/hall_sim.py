@@ -1,0 +1,263 @@
+# SPDX-License-Identifier: MIT
+# A simulated hall: N clocks running the firmware's own app, each on the broker through its hall
+# link, played by scripted players, in real time (or virtual time, as fast as it goes).
+#
+# One thread runs every clock: each clock's HAL notes when its next pass is due (wait() returns
+# at once), and the scheduler runs the pass then, or at once when a player presses a lever or a
+# command comes from the broker (paho's thread wakes it).
+import heapq
+import math
+import os
+import queue
+import random
+import selectors
+import time
+
+import sim  # noqa: F401  (puts the firmware on the path)
+from app import hall as halls
+from app.hall_link import Link
+from app.runner import Runner
+from clock.game import OVER, PAUSED, READY, RUNNING
+from hal import buttons
+from sim import boards
+from sim.hal_base import HEALTHY_MV, DesktopBuzzer, DesktopHal
+from sim.realtime import folder_storage, monotonic_ms
+
+# Time controls of a club hall, and the share of boards on each.
+CONTROLS = (
+    ("Blitz 3+2", 4),
+    ("Blitz 5+3", 4),
+    ("Rapid 15+10", 2),
+    ("Bullet 1+0", 1),
+    ("US delay G/5 d5", 1),
+    ("Go 30m 5x30s byoyomi", 1),
+)
+HOLD_MS = 80
+NEXT_GAME_MS = 20000  # after a result, a new game this long after (the demo's hall goes on)
+
+
+class HallTime:
+    """The hall's clock: real (monotonic, folded as ticks_ms) or virtual (moved by the scheduler)."""
+
+    def __init__(self, virtual=False):
+        self.virtual = virtual
+        self.now = 1000
+
+    def ticks_ms(self):
+        return self.now if self.virtual else monotonic_ms()
+
+
+class SharedHal(DesktopHal):
+    """A clock of the hall: ticks from the hall's time; wait() notes when the next pass is due."""
+
+    def __init__(self, storage, time_source):
+        DesktopHal.__init__(self, storage, DesktopBuzzer(present=False), HEALTHY_MV)
+        self.ticks_ms = time_source.ticks_ms
+        self.wake = None
+
+    def wait(self, until):
+        self.wake = until
+
+
+class Player:
+    """Both players of a board: a think time per move from a log-normal spread around the time a
+    move can take; faster when short of time; a few let their flag fall."""
+
+    def __init__(self, rng, careless=0.05, pace=1.0):
+        self.rng = rng
+        self.careless = rng.random() < careless
+        self.pace = pace * rng.uniform(0.6, 1.6)  # some boards play fast, some slow
+
+    def think_ms(self, remaining_ms, budget_ms):
+        rng = self.rng
+        typical = max(1500, budget_ms / 40) * self.pace
+        if remaining_ms < budget_ms * 0.1:  # time trouble: quick moves
+            typical = max(700, remaining_ms / 12)
+        think = rng.lognormvariate(math.log(typical), 0.7)
+        if self.careless and remaining_ms < 20000 and rng.random() < 0.15:
+            return remaining_ms + 1000  # too long: the flag falls
+        return int(min(think, max(300, remaining_ms * 0.6)))
+
+
+class SimClock:
+    def __init__(self, board, folder, time_source, hall_name, transport, preset, seed):
+        self.board = board
+        self.hal = SharedHal(folder_storage(folder), time_source)
+        self.app = boards.build_app(self.hal, boards.load(boards.DEFAULT))
+        self.app.choose_preset(self.app.presets.index_of(preset))
+        hall = halls.of(self.app)
+        hall.set(hall=hall_name, board=board)
+        self.transport = transport
+        hall.link = Link(hall, transport, self.hal.ticks_ms())
+        self.runner = Runner(self.hal, self.app)
+        self.player = Player(random.Random(seed))
+        self.budget = self._budget()
+        self.seen = None  # (state, plies) the players last acted on
+        self.due = None  # the stamp of the pass the scheduler holds for it
+
+    def _budget(self):
+        from clock.game import View
+
+        game = self.app.game
+        return max(60000, game.view(0, 0, View()).time_ms)
+
+
+class SimHall:
+    def __init__(self, broker, count, hall_name="club", virtual=False, auto_start=True, seed=1):
+        import tempfile
+
+        from sim.mqtt_transport import PahoTransport
+
+        self.time = HallTime(virtual)
+        self.selector = selectors.DefaultSelector()  # every clock's broker socket
+        self.folder = tempfile.mkdtemp(prefix="clock-hall-")
+        self.wakeups = queue.SimpleQueue()
+        self.auto_start = auto_start
+        self.rng = random.Random(seed)
+        self.clocks = []
+        self.heap = []  # (stamp, order, kind, clock index)
+        self.order = 0
+        controls = [name for name, share in CONTROLS for _ in range(share)]
+        for index in range(count):
+            board = index + 1
+            user = "clock-%d" % board
+            transport = PahoTransport(
+                broker.host,
+                broker.port,
+                user,
+                broker.passwords[user],
+                "sim-%s" % user,
+                selector=self.selector,
+            )
+            transport.notify = lambda index=index: self.wakeups.put(index)
+            clock = SimClock(
+                board,
+                os.path.join(self.folder, str(board)),
+                self.time,
+                hall_name,
+                transport,
+                controls[index % len(controls)],
+                seed * 100003 + board,
+            )
+            self.clocks.append(clock)
+            clock.due = self.time.ticks_ms()
+            self._at(clock.due, "pass", index)
+        self.presses = 0
+        self.on_press = None  # on_press(board, plies once pressed): told at each player's press
+
+    # --- the scheduler -------------------------------------------------------------------
+
+    def _at(self, stamp, kind, index):
+        self.order += 1
+        heapq.heappush(self.heap, (stamp, self.order, kind, index))
+
+    def run(self, seconds=None, on_press=None):
+        """Run the hall for `seconds` (None: until interrupted)."""
+        clock_time = self.time
+        end = None if seconds is None else time.monotonic() + seconds
+        if on_press is not None:
+            self.on_press = on_press
+        misc_at = 0.0
+        while end is None or time.monotonic() < end:
+            if time.monotonic() >= misc_at:
+                misc_at = time.monotonic() + 1.0
+                for clock in self.clocks:
+                    clock.transport.misc()
+            if self.heap:
+                due = self.heap[0][0]
+                wait = (due - clock_time.ticks_ms()) / 1000
+            else:
+                wait = 1.0
+            if clock_time.virtual:
+                if self.heap:
+                    clock_time.now = max(clock_time.now, due)
+                wait = 0
+            for key, _events in self.selector.select(min(wait, 0.5) if wait > 0 else 0):
+                key.data.pump()  # a command: its clock is woken (transport.notify)
+            while True:  # the clocks a command woke
+                try:
+                    self._pass(self.wakeups.get_nowait())
+                except queue.Empty:
+                    break
+            if wait > 0:
+                continue
+            stamp, _order, kind, index = heapq.heappop(self.heap)
+            clock = self.clocks[index]
+            if kind == "pass":
+                if clock.due != stamp:
+                    continue  # a pass rescheduled since
+                self._pass(index)
+            elif kind == "press":
+                self._press(clock, index)
+            elif kind == "release":
+                lever = clock.pending_release
+                clock.hal.edges.push(lever, False, clock_time.ticks_ms())
+                self._pass(index)
+            elif kind == "new":
+                if clock.app.game.state() == OVER and not clock.app.overlays:
+                    clock.app.new_game()
+                self._pass(index)
+            elif kind == "start":
+                if clock.app.game.state() == READY and not clock.app.overlays:
+                    self._lever(clock, index, buttons.RIGHT)
+
+    def _pass(self, index):
+        clock = self.clocks[index]
+        clock.runner.step()
+        self._players(clock, index)
+        wake = clock.hal.wake
+        if clock.hal.edges.pending():
+            wake = self.time.ticks_ms()
+        clock.due = wake
+        self._at(wake, "pass", index)
+
+    def _lever(self, clock, index, lever):
+        now = self.time.ticks_ms()
+        clock.hal.edges.push(lever, True, now)
+        clock.pending_release = lever
+        self._at(now + HOLD_MS, "release", index)
+        self._pass(index)
+
+    def _press(self, clock, index):
+        game = clock.app.game
+        if game.state() != RUNNING or clock.app.overlays:
+            return
+        mover = game.turn()
+        side = 0 if clock.app.player_on(0) == mover else 1
+        self.presses += 1
+        if self.on_press is not None:
+            self.on_press(clock.board, game.plies() + 1)
+        self._lever(clock, index, buttons.LEFT if side == 0 else buttons.RIGHT)
+
+    def _players(self, clock, index):
+        """After a pass: a new move to think about, a finished game to clear, a game to start."""
+        app = clock.app
+        game = app.game
+        state = game.state()
+        seen = (state, game.plies())
+        if seen == clock.seen:
+            return
+        clock.seen = seen
+        now = self.time.ticks_ms()
+        if state == RUNNING:
+            from clock.game import View
+
+            view = game.view(game.turn(), now, View())
+            think = clock.player.think_ms(view.time_ms, clock.budget)
+            self._at(now + think, "press", index)
+        elif state == OVER:
+            self._at(now + NEXT_GAME_MS, "new", index)
+        elif state == READY and self.auto_start:
+            self._at(now + self.rng.randint(1000, 8000), "start", index)
+        elif state == PAUSED:
+            pass  # the arbiter's: the players wait
+
+    def close(self):
+        for clock in self.clocks:
+            try:
+                clock.transport.disconnect()
+            except Exception:
+                pass
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: MIT
+# The hall page in headless Chromium (tier 6, after tests/web/setup.sh): five clocks on a real
+# Mosquitto in every phase, the page's tiles, order, filters, a command confirmed and answered,
+# a clock's time on its tile within the display's step of the clock's own.
+import json
+import os
+import subprocess
+import threading
+import time
+
+from broker_support import Watcher, broker, wait_for
+from clock import display
+from clock.game import View
+from hal import buttons as b
+from sim import web
+from test_broker_host import on_broker
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class RealTime(threading.Thread):
+    """Runs the virtual-time clocks at the wall clock's pace, from `epoch` on."""
+
+    def __init__(self, clocks):
+        threading.Thread.__init__(self, daemon=True)
+        self.clocks = clocks
+        self.epoch = time.time()
+        self.starts = [clock.hal.now for clock in clocks]
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+
+    def virtual(self, index, epoch_ms):
+        return self.starts[index] + int(epoch_ms - self.epoch * 1000)
+
+    def run(self):
+        while not self.stop.is_set():
+            with self.lock:
+                for index, clock in enumerate(self.clocks):
+                    clock.run_until(self.virtual(index, time.time() * 1000))
+            time.sleep(0.005)
+
+
+def test_the_page_shows_every_board_sorted_and_obeys_a_confirmed_command(tmp_path):
+    with broker(tmp_path, range(1, 6)) as brokered:
+        clocks = [
+            on_broker(brokered, 1, preset="Bullet 1+0"),  # running, in time trouble
+            on_broker(brokered, 2, preset="Bullet 1+0"),  # lost on time
+            on_broker(brokered, 3),  # paused
+            on_broker(brokered, 4),  # ready
+            on_broker(brokered, 5),  # running, plenty of time
+        ]
+        for clock in clocks:
+            now = clock.hal.now
+            if clock.app.hall.board != 4:
+                clock.press(b.RIGHT, now + 100)
+            if clock.app.hall.board == 3:
+                clock.press(b.LEFT, now + 2000)
+                clock.press(b.PLAY, now + 3000)
+            clock.run_until(now + {1: 35000, 2: 65000}.get(clock.app.hall.board, 4000))
+        watcher = Watcher(brokered)
+        wait_for(lambda: len({t for t, _p, _r in watcher.messages if t.endswith("/state")}) == 5)
+        watcher.close()
+        httpd = web.server("127.0.0.1", 0)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        page = "http://127.0.0.1:%d/hall.html#broker=ws://127.0.0.1:%d&hall=club" % (
+            httpd.server_address[1],
+            brokered.ws_port,
+        )
+        arbiter = page + "&user=arbiter&password=%s&by=Anna" % brokered.passwords["arbiter"]
+        viewer = page + "&user=viewer&password=%s" % brokered.passwords["viewer"]
+        runner = RealTime(clocks)
+        runner.start()
+        out = tmp_path / "page.json"
+        try:
+            subprocess.run(
+                [
+                    "node",
+                    os.path.join(ROOT, "tests/hall/hall_page.mjs"),
+                    arbiter,
+                    viewer,
+                    str(out),
+                ],
+                timeout=120,
+                check=True,
+            )
+        finally:
+            runner.stop.set()
+            runner.join(5)
+            httpd.shutdown()
+            httpd.server_close()
+        seen = json.loads(out.read_text())
+        assert seen["errors"] == [], seen["errors"]
+        tiles = seen["tiles"]
+        assert sorted(tiles) == ["1", "2", "3", "4", "5"]
+        # time trouble first (the running clock with least time), then the other games by the
+        # mover's time, then the ready board, the finished one last
+        assert seen["order"][0] == 1 and seen["order"][-2:] == [4, 2], seen["order"]
+        assert "trouble" in tiles["1"]["classes"] and "flagged" in tiles["2"]["classes"], tiles
+        assert tiles["2"]["flags"] == "1st lost on time" and tiles["2"]["left"] == "0.0"
+        assert tiles["3"]["flags"] == "paused" and tiles["4"]["left"] == "05:00"
+        assert tiles["1"]["preset"] == "Bullet 1+0" and tiles["1"]["leftWho"] == "1st ▶"
+        assert seen["filters"] == {"flagged": [2], "paused": [3], "finished": [2], "trouble": [1]}
+        # the clock and its tile never disagree by more than the display's step (100 ms < 20 s)
+        clock = clocks[0]
+        for epoch_ms, left, right in seen["samples"]:
+            at = runner.virtual(0, epoch_ms)
+            view = clock.app.game.view(clock.app.player_on(0), at, View())
+            truth = view.time_ms
+            shown = [display.text(ms) for ms in range(truth - 150, truth + 151, 10)]
+            assert left in shown, (left, display.text(truth))
+            assert right == "01:00"
+        assert seen["question"] == "Pause board 5?" and seen["auditAfterNo"] == 0
+        audit = seen["audit"]
+        assert [(row["board"], row["command"]["do"], row["seq"]) for row in audit] == [
+            (5, "pause", 1),
+            (5, "adjust", 2),
+            (4, "resume", 1),
+        ]
+        assert audit[0]["who"] == "Anna (arbiter)" and audit[0]["answer"]["said"] == "paused"
+        assert audit[1]["answer"]["ok"] and audit[1]["command"]["ms"] == 60000
+        assert audit[2]["answer"] == dict(
+            audit[2]["answer"], ok=False, said="the game is not paused"
+        )
+        assert clocks[4].app.game.state() == 2 and clocks[4].app.hall.seq == 2
+        assert "paused" in seen["tile5"]
+        assert seen["viewer"] == {"boards": 5, "controls": "none", "tileControls": "none"}

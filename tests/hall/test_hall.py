@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: MIT
+# The hall link on a broker in memory: the state and record out at every event, commands in, a
+# broker that goes away. Both interpreters.
+import json
+
+from app import game_record
+from app import hall as halls
+from fakes.fake_mqtt import FakeBroker, FakeTransport
+from hal import buttons as b
+from harness import Clock
+from hall_clock import TOPIC, command, hall_clock, log_of, settle, state
+from support import raises
+
+
+def game_log(clock):
+    parts = []
+    game_record.write(clock.app, parts.append)
+    return json.loads("".join(parts))["clock"]["log"]
+
+
+def test_every_event_publishes_the_state_retained_and_the_record_entries():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    settle(clock)
+    assert json.loads(broker.retained[(TOPIC + "alive").encode()])["online"] is True
+    hello = state(broker)
+    assert (hello["hall"], hello["board"], hello["state"], hello["event"]) == (
+        "club",
+        12,
+        "ready",
+        "hello",
+    )
+    clock.press(b.RIGHT, 2000)  # the left clock starts
+    clock.press(b.LEFT, 10000)  # ply 1: 8 s
+    clock.press(b.RIGHT, 22500)  # ply 2: 12.5 s
+    settle(clock, 23000)
+    now = state(broker)
+    assert now["event"] == "press" and now["plies"] == 2 and now["turn"] == "first"
+    assert now["left"]["running"] and now["left"]["rate"] == -1 and now["right"]["rate"] == 0
+    # 5 min + 3 s (given as a move begins): 303 - 8 + 3 = 298 s on the left at the second
+    # press, the instant the state was sent at
+    assert now["left"]["remaining_ms"] == 298000 and now["stamp"] == 22500
+    assert now["at"] == 22500 and now["dropped"] == 0
+    assert log_of(broker) == game_log(clock)
+    events = [json.loads(p)["event"] for p in broker.on(TOPIC + "event")]
+    assert events[:3] == ["start", "press", "press"], events
+
+
+def test_a_pause_and_a_correction_on_the_clock_reach_the_broker():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    clock.press(b.RIGHT, 2000)
+    clock.press(b.LEFT, 5000)
+    clock.press(b.PLAY, 6000)
+    clock.press(b.SET, 7000)  # the arbiter's menu: PLUS adds a minute to the left clock
+    clock.press(b.PLUS, 8000)
+    settle(clock, 9000)
+    assert state(broker)["state"] == "arbiter"
+    # left: 303 - 3 s, and a minute; right: 303 - 1 s when paused
+    assert state(broker)["left"]["remaining_ms"] == 300000 + 60000
+    assert state(broker)["right"]["remaining_ms"] == 302000
+    assert log_of(broker) == game_log(clock)
+    assert log_of(broker)[-1]["entry"] == "adjust"
+
+
+def test_commands_apply_where_the_buttons_could_and_are_answered():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    settle(clock)
+    said = command(broker, clock, seq=1, do="pause", by="Anna")
+    assert (said["ok"], said["said"], said["by"], said["board"]) == (
+        False,
+        "no clock runs",
+        "Anna",
+        12,
+    )
+    said = command(broker, clock, seq=2, do="preset", spec="3+2", name="Round 1")
+    assert said["ok"] and said["said"] == "using Round 1: 3 min + 2 s/move", said
+    assert state(broker)["preset"] == "Round 1" and state(broker)["seq"] == 2
+    said = command(broker, clock, seq=3, do="start", in_ms=5000)
+    assert said["ok"] and said["said"] == "starts in 5000 ms"
+    started_at = clock.hal.now + 5000
+    settle(clock, started_at + 1000)
+    assert clock.app.game.state() == 1  # RUNNING
+    assert state(broker)["left"]["running"] and state(broker)["at"] == started_at
+    assert state(broker)["left"]["remaining_ms"] == 180000 + 2000  # Fischer, as the move begins
+    assert state(broker)["stamp"] == started_at
+    late = json.loads(broker.on(TOPIC + "answer")[-1])
+    assert (late["seq"], late["said"]) == (3, "started")
+    said = command(broker, clock, seq=4, do="adjust", side="left", ms=60000)
+    assert not said["ok"] and said["said"] == "pause the clock first"
+    assert command(broker, clock, seq=5, do="pause")["said"] == "paused"
+    said = command(broker, clock, seq=6, do="adjust", side="right", ms=-30000)
+    assert said["ok"], said
+    assert state(broker)["right"]["remaining_ms"] == 180000 - 30000
+    assert command(broker, clock, seq=7, do="moves", side="left", moves=20)["ok"]
+    assert state(broker)["left"]["moves"] == 20
+    assert command(broker, clock, seq=8, do="resume")["said"] == "resumed"
+    assert command(broker, clock, seq=9, do="end")["said"] == "pause the clock first"
+    assert command(broker, clock, seq=10, do="pause")["ok"]
+    assert command(broker, clock, seq=11, do="end")["said"] == "game ended by the arbiter"
+    assert state(broker)["state"] == "over" and state(broker)["result"] == {"reason": "arbiter"}
+    assert command(broker, clock, seq=12, do="new")["ok"]
+    assert state(broker)["state"] == "ready"
+    assert log_of(broker) == game_log(clock)  # the last game's, till the next starts
+
+
+def test_a_replayed_command_is_refused_and_the_number_survives_a_restart():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    assert command(broker, clock, seq=5, do="pause")["ok"]
+    said = command(broker, clock, seq=5, do="resume")
+    assert not said["ok"] and said["said"] == "replayed: seq 5, the clock is at 5"
+    assert command(broker, clock, seq=4, do="resume")["ok"] is False
+    assert clock.app.game.state() == 2  # still PAUSED
+    again = halls.HallSettings(clock.storage)
+    assert (again.get("seq"), again.get("board"), again.get("hall")) == (5, 12, "club")
+
+
+def test_what_is_not_a_command_is_dropped_with_a_log_line_and_touches_nothing():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    before = clock.app.game.snapshot(3000)
+    bad = [
+        b"\xff\xfe",
+        b"not json",
+        b"[1, 2]",
+        b'{"do": "pause"}',
+        b'{"seq": 0, "do": "pause"}',
+        b'{"seq": true, "do": "pause"}',
+        b'{"seq": 9, "do": "explode"}',
+        b'{"seq": 9, "do": "adjust", "side": "up", "ms": 1000}',
+        b'{"seq": 9, "do": "adjust", "side": "left", "ms": 1e9}',
+        b'{"seq": 9, "do": "start", "in_ms": -5}',
+        b'{"seq": 9, "do": "pause", "by": "' + b"x" * 60 + b'"}',
+        b'{"seq": 9, "do": "pause", "pad": "' + b"x" * 600 + b'"}',
+        b"[" * 200 + b"]" * 200,
+    ]
+    for payload in bad:
+        broker.deliver(TOPIC + "cmd", payload)
+    settle(clock, 4000)
+    assert broker.on(TOPIC + "answer") == []
+    link = clock.app.hall.link
+    assert link.refused == len(bad)
+    assert clock.app.hall.notes[-1] == "dropped a command: 612 bytes, over 512" or (
+        clock.app.hall.notes[-1].startswith("dropped a command: ")
+    )
+    assert clock.app.game.snapshot(3000) == before and clock.app.game.state() == 1
+    assert clock.app.hall.seq == 0
+
+
+def test_a_broker_down_never_stops_the_clock_and_the_link_catches_up():
+    broker = FakeBroker()
+    transport = FakeTransport(broker)
+    clock = hall_clock(transport)
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    broker.down = True
+    transport.drop()
+    assert json.loads(broker.retained[(TOPIC + "alive").encode()])["online"] is False
+    alone = Clock(preset="Blitz 5+3")  # the same game on a clock in no hall
+    alone.press(b.RIGHT, 2000)
+    stamp = 4000
+    for ply in range(40):  # 40 presses, 2 s each, none of them sent
+        stamp += 2000
+        for one in (clock, alone):
+            one.press(b.LEFT if ply % 2 == 0 else b.RIGHT, stamp)
+    clock.run_until(stamp + 500)
+    alone.run_until(stamp + 500)
+    assert clock.app.game.plies() == 40
+    assert clock.app.game.snapshot(stamp + 500) == alone.app.game.snapshot(stamp + 500)
+    assert clock.hal.display.frame == alone.hal.display.frame
+    link = clock.app.hall.link
+    assert not link.online and link.dropped == 40 - 16  # the ring keeps the newest 16
+    broker.down = False
+    settle(clock, stamp + 70000)  # the next try comes within the longest wait, 60 s
+    assert link.online and transport.connects == 2
+    now = state(broker)
+    assert now["plies"] == 40 and now["dropped"] == 24
+    assert log_of(broker) == game_log(clock)  # the record again, from its first entry
+
+
+def test_settings_over_serial():
+    from serial_fakes import SerialClock
+
+    clock = SerialClock()
+    assert clock.ask("SET BOARD 12") == ["OK board 12"]
+    assert clock.ask("SET HALL Club-Open_2") == ["OK hall Club-Open_2"]
+    assert clock.ask("SET HALL a/b")[0].startswith("ERR usage: SET HALL")
+    assert clock.ask("SET BOARD 10000")[0].startswith("ERR usage: SET BOARD")
+    assert clock.ask("SET BROKER 192.168.1.5 1883 clock-12 s3cret") == [
+        "OK broker 192.168.1.5 port 1883"
+    ]
+    assert clock.ask("SET WIFI hall-net pass word") == ["OK wifi hall-net"]
+    said = json.loads(clock.ask("HALL")[0][3:])
+    assert said["board"] == 12 and said["hall"] == "Club-Open_2" and "password" not in said
+    assert said["broker"] == "192.168.1.5:1883" and said["wifi"] == "hall-net"
+    again = halls.HallSettings(clock.storage)
+    assert (again.get("password"), again.get("wifi")) == ("s3cret", "pass word")
+
+
+def test_commands_over_serial_the_gateways_way():
+    from serial_fakes import SerialClock
+
+    clock = SerialClock()
+    answer = clock.ask('HALL CMD {"seq": 1, "do": "start"}')[0]
+    assert answer.startswith("OK ") and json.loads(answer[3:])["said"] == "started"
+    assert clock.app.game.state() == 1
+    assert clock.ask("HALL CMD {nope")[0] == "ERR not a command: not JSON"
+    said = json.loads(clock.ask('HALL CMD {"seq": 1, "do": "pause"}')[0][3:])
+    assert said["ok"] is False and said["said"].startswith("replayed")
+
+
+def test_parse_refuses_what_is_not_a_command():
+    error = raises(halls.CommandError, halls.parse, b"x" * 513)
+    assert str(error) == "513 bytes, over 512"
+    assert halls.parse('{"seq": 3, "do": "start"}')[:2] == (3, "start")
