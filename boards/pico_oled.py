@@ -14,6 +14,7 @@
 # | OLED SCL (I2C0)    | GP5  | 7        | SSD1306 SCL                                |
 # | OLED VCC / GND     |      | 36 / 38  | 3V3(OUT) / GND                             |
 # | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
+# | USB power sense    | GP24 | (on board) | VBUS: high while USB powers the board     |
 # | power              |      | 39       | VSYS: 3 x AA or one Li-ion cell            |
 # | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
 # | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
@@ -28,7 +29,11 @@ I2C_FREQ = 400000
 OLED_ADDRESS = 0x3C
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
+LED_FLASH_MS = 60  # on battery a running side's light flashes this long each second
 BUZZER = 13
 BATTERY_ADC = 29
+VBUS_SENSE = 24  # on battery the clock sleeps between events (docs/build.md)
+BATTERY_CELLS = 3
+PLAY_UA = 6000  # in play on battery, measured by make bench-chip: sets the low-battery warning
 WATCHDOG_MS = 5000
 STORAGE_ROOT = "/data"  # presets, settings and the saved game

@@ -16,6 +16,7 @@
 # | minus              | GP19 | 25       | push button to GND                         |
 # | buzzer             | GP13 | 17       | passive piezo (+), other lead to GND       |
 # | battery sense      | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3) |
+# | USB power sense    | GP24 | (on board) | VBUS: high while USB powers the board     |
 # | left light (LED)   | GP20 | 26       | 330 ohm to the LED's anode, cathode to GND |
 # | right light (LED)  | GP21 | 27       | 330 ohm to the LED's anode, cathode to GND |
 from hal.buttons import LEFT, MINUS, PLAY, PLUS, RIGHT, SET
@@ -33,7 +34,11 @@ TM1637_DELAY_US = 10  # half a clock period; 0 (no sleeps) once a scope shows cl
 TM1637_POINTS = False
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
+LED_FLASH_MS = 60  # on battery a running side's light flashes this long each second
 BUZZER = 13
 BATTERY_ADC = 29
+VBUS_SENSE = 24  # on battery the clock sleeps between events (docs/build.md)
+BATTERY_CELLS = 3
+PLAY_UA = 9000  # in play on battery, measured by make bench-chip: sets the low-battery warning
 WATCHDOG_MS = 5000
 STORAGE_ROOT = "/data"  # presets, settings and the saved game

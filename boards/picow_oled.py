@@ -36,6 +36,11 @@ BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
 BUZZER = 13
 BATTERY_ADC = 28  # the external 1/3 divider (GP29's own is the wireless chip's clock)
+BATTERY_CELLS = 3
+# Not measured: the emulated chip has no wireless chip, and this board never sleeps (it cannot
+# sense USB power). Taken high (the Pico awake at 125 MHz, 18-25 mA, the OLED and the CYW43439
+# joined in power saving) so that the warning comes early rather than late.
+PLAY_UA = 40000
 WATCHDOG_MS = 5000
 STORAGE_ROOT = "/data"  # presets, settings, the saved game and hall.txt (Wi-Fi and broker)
 WIFI = True  # a Pico W: the firmware joins the Wi-Fi of hall.txt and publishes to its broker

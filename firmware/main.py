@@ -28,7 +28,8 @@ from clock.record import Record
 def main():
     record = Record()
     display = getattr(board, "DISPLAY", None)  # checked below: refused when it is missing
-    frame = bytearray(1024 if display == "oled" else 9)  # ui.canvas.SIZE, ui.seg7's
+    size = {"oled": 1024, "lcd": 12}.get(display, 9)  # ui.canvas.SIZE, ui.lcd's, ui.seg7's
+    frame = bytearray(size)
     import io
     import os
     import select

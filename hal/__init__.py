@@ -5,15 +5,29 @@
 # A HAL object offers:
 #   ticks_ms()            the current stamp (ms, wraps at 2**30)
 #   edges                 an EdgeRing that button and lever interrupts fill with timestamped edges
-#   wait(until)           sleep until the stamp `until`, an edge or a serial byte (None: no stamp)
+#   wait(until)           sleep until the stamp `until`, an edge or a serial byte (None: no stamp);
+#                         it may return early, and the loop takes that as a pass with nothing to
+#                         do. Edges are stamped by their interrupts whatever the wait does: the
+#                         RP2040 HAL on battery sleeps the chip lightly (machine.lightsleep,
+#                         ended by the stamp or any button's edge) and in standby dormant
+#                         (ended by a lever, PLAY or USB power only); with USB power, and on
+#                         the desktop and in the browser, it waits as they always did
+#   on_battery()          True when no USB power feeds the board (False where it cannot tell)
+#   standby(on)           the clock switched off (True: display dark, lights off, no tone; a
+#                         wait may then be the lowest state) or back on (False)
 #   display.show(frame, dirty)  write a finished frame (the app calls it only when the frame
 #                         changed); `dirty` lists the windows that changed (ui.dirty.Dirty), which
 #                         the display sends and then clears, or is None: the driver finds them
+#   display.power(on)     the panel dark (its picture kept) or showing again
+#   display.power_save(on)  optional: a face that draws less current (an OLED's contrast)
+#   display.wake()        optional: called after each sleep (an SPI display re-inits its bus)
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
 #   leds.set(left_on, right_on)  the running-side lights (two bools): writes only a level that
-#                         changed, allocates nothing
+#                         changed, allocates nothing; leds.flash_ms: a running light's flash each
+#                         second on battery (0: steady)
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
+#   gauge                 None, or the board's hal.battery.Gauge (its cells' curve, its current)
 #   feed()                feed the watchdog (main loop only)
 #   serial                None, or a byte channel: read_into(buf) -> count (never blocks),
 #                         write(data)

@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: MIT
 # The battery rule every HAL and the app share: a percentage, and a low warning with hysteresis.
+#
+# A board that names its cells (BATTERY_CELLS: AA alkaline in series) and its current in play
+# (PLAY_UA, measured by make bench-chip) gets a gauge from the cells' discharge curve: the level
+# is the share of the usable capacity left, and the warning comes on while at least WARN_HOURS
+# of play (or a tenth of the capacity, whichever is more) are left. A board that names neither
+# keeps the one rule every board had before: a straight line from 3.3 V to 4.2 V at VSYS and a
+# warning below 3.5 V.
 from micropython import const
 
 # One Li-ion cell (4.2 V full, 3.3 V where the clock should stop trusting it); three alkaline
@@ -9,21 +16,86 @@ FULL_MV = const(4200)
 LOW_MV = const(3500)  # the warning turns on below this
 HYSTERESIS_MV = const(100)  # and off again only at LOW_MV + this
 
+# An alkaline AA cell under a light load (a few to tens of mA): its voltage in mV against the
+# share of its usable capacity used, per mille. Read off the typical discharge curves of the
+# makers' AA datasheets (Energizer E91, Duracell MN1500) and rounded; the end is 1.0 V a cell,
+# where 2 x AA behind the diode leave the Pico its 1.8 V.
+CURVE = (
+    (1550, 0),
+    (1450, 60),
+    (1350, 250),
+    (1300, 380),
+    (1250, 500),
+    (1200, 630),
+    (1150, 750),
+    (1100, 850),
+    (1050, 930),
+    (1000, 1000),
+)
+DIODE_MV = const(200)  # the Schottky diode before VSYS at a few mA (build.md: Power)
+USABLE_MAH = const(2000)  # an alkaline AA's usable capacity at these currents
+WARN_HOURS = const(15)  # FIDE asks for 10 hours after the warning; the curve is typical only
+WARN_SHARE = const(100)  # per mille: the warning never comes with less than this left
+
+
+def used_per_mille(cells, vsys_mv):
+    """The share of the capacity used (0..1000) at `vsys_mv` from `cells` AA cells."""
+    cell = (vsys_mv + DIODE_MV) // cells
+    high_mv, high_used = CURVE[0]
+    if cell >= high_mv:
+        return 0
+    for low_mv, low_used in CURVE[1:]:
+        if cell >= low_mv:
+            return high_used + (high_mv - cell) * (low_used - high_used) // (high_mv - low_mv)
+        high_mv, high_used = low_mv, low_used
+    return 1000
+
+
+def vsys_at(cells, used):
+    """VSYS in mV when `cells` cells have used `used` per mille of their capacity."""
+    high_mv, high_used = CURVE[0]
+    if used <= high_used:
+        return cells * high_mv - DIODE_MV
+    for low_mv, low_used in CURVE[1:]:
+        if used <= low_used:
+            cell = high_mv - (used - high_used) * (high_mv - low_mv) // (low_used - high_used)
+            return cells * cell - DIODE_MV
+        high_mv, high_used = low_mv, low_used
+    return cells * CURVE[-1][0] - DIODE_MV
+
+
+def warning_mv(cells, play_ua):
+    """The VSYS in mV below which the warning comes on: WARN_HOURS of play at `play_ua` left, or
+    WARN_SHARE of the capacity, whichever is more."""
+    left = WARN_HOURS * play_ua // USABLE_MAH  # per mille: h x uA / mAh / 1000 x 1000
+    if left < WARN_SHARE:
+        left = WARN_SHARE
+    return vsys_at(cells, 1000 - left)
+
+
+def hours_left(cells, vsys_mv, play_ua):
+    """Hours of play left at `vsys_mv` with `play_ua` drawn."""
+    return (1000 - used_per_mille(cells, vsys_mv)) * USABLE_MAH // play_ua
+
 
 class Gauge:
-    """What a supply voltage means to a player; -1 mV (nothing sensed) is never low."""
+    """What a supply voltage means to a player; -1 mV (nothing sensed) is never low. With
+    `cells`, the level is the capacity left on the discharge curve, not a straight line."""
 
-    def __init__(self, empty_mv=EMPTY_MV, full_mv=FULL_MV, low_mv=LOW_MV):
+    def __init__(self, empty_mv=EMPTY_MV, full_mv=FULL_MV, low_mv=LOW_MV, cells=0):
         self.empty_mv = empty_mv
         self.full_mv = full_mv
         self.low_mv = low_mv
+        self.cells = cells
         self._low = False
 
     def percent(self, mv):
-        """0..100, linear between empty_mv and full_mv (a rough guide, not a fuel gauge); -1
-        for an unknown supply."""
+        """0..100, linear between empty_mv and full_mv (a rough guide, not a fuel gauge), or
+        from the curve for a gauge of cells; -1 for an unknown supply."""
         if mv < 0:
             return -1
+        if self.cells:
+            return (1000 - used_per_mille(self.cells, mv)) // 10
         if mv <= self.empty_mv:
             return 0
         if mv >= self.full_mv:
@@ -41,3 +113,12 @@ class Gauge:
         elif mv < self.low_mv:
             self._low = True
         return self._low
+
+
+def for_board(board):
+    """The board's gauge: from its BATTERY_CELLS and PLAY_UA, or the general rule without."""
+    cells = getattr(board, "BATTERY_CELLS", 0)
+    play_ua = getattr(board, "PLAY_UA", 0)
+    if not cells or not play_ua:
+        return Gauge()
+    return Gauge(vsys_at(cells, 1000), vsys_at(cells, 0), warning_mv(cells, play_ua), cells)

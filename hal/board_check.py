@@ -6,13 +6,16 @@ from hal import buttons
 
 # Every board has these; a display kind adds its own (both: name -> what it is, for the messages).
 _REQUIRED = ("NAME", "DISPLAY", "BUTTONS", "BUZZER", "BATTERY_ADC", "WATCHDOG_MS", "STORAGE_ROOT")
-_OPTIONAL = ("LEDS", "WIFI")
+# VBUS_SENSE: the pin that reads USB power (GP24 on a Pico): on battery the loop sleeps lightly.
+_OPTIONAL = ("LEDS", "WIFI", "VBUS_SENSE", "BATTERY_CELLS", "PLAY_UA", "LED_FLASH_MS")
 _KINDS = {
     "oled": ((), ("OLED_BUS",)),  # and its bus's, below
     "tm1637": (
         ("TM1637_LEFT_CLK", "TM1637_LEFT_DIO", "TM1637_RIGHT_CLK", "TM1637_RIGHT_DIO"),
         ("TM1637_DELAY_US", "TM1637_POINTS"),
     ),
+    # two HT1621 modules: a CS each, WR and DATA shared
+    "lcd": (("LCD_LEFT_CS", "LCD_RIGHT_CS", "LCD_WR", "LCD_DATA"), ()),
 }
 # An OLED's bus (OLED_BUS, "i2c" when not given) and the options each needs and may have.
 _OLED_BUSES = {
@@ -32,10 +35,15 @@ _PINS = (
     "TM1637_LEFT_DIO",
     "TM1637_RIGHT_CLK",
     "TM1637_RIGHT_DIO",
+    "LCD_LEFT_CS",
+    "LCD_RIGHT_CS",
+    "LCD_WR",
+    "LCD_DATA",
+    "VBUS_SENSE",
     "BUZZER",
     "BATTERY_ADC",
 )
-_MAY_BE_NONE = ("BUZZER", "BATTERY_ADC", "OLED_RES")
+_MAY_BE_NONE = ("BUZZER", "BATTERY_ADC", "OLED_RES", "VBUS_SENSE")
 _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported from hal.buttons
 _MUST_HAVE = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 _LAST_GPIO = 29
@@ -52,6 +60,9 @@ _NUMBERS = (
     ("SPI_ID", 0, 1, "an SPI block (0 or 1)"),
     ("SPI_FREQ", 100000, 10000000, "a frequency in Hz (100000..10000000: 10 MHz at most)"),
     ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
+    ("BATTERY_CELLS", 2, 3, "a number of AA cells in series (2 or 3)"),
+    ("PLAY_UA", 100, 200000, "the current in play in uA (100..200000, from make bench-chip)"),
+    ("LED_FLASH_MS", 0, 500, "a flash of the running light in ms (0: steady; at most 500)"),
 )
 BUILDER = "make_display"  # optional: make_display(machine, board, sleep_us) -> the display driver
 
@@ -75,7 +86,9 @@ def check(board):
     display = board.DISPLAY
     kind = _KINDS.get(display) if type(display) is str else None
     if kind is None:
-        raise BoardError(where + "DISPLAY is %r; it is 'oled' or 'tm1637'" % (board.DISPLAY,))
+        raise BoardError(
+            where + "DISPLAY is %r; it is 'oled', 'tm1637' or 'lcd'" % (board.DISPLAY,)
+        )
     required, optional = kind
     if display == "oled":
         bus = getattr(board, "OLED_BUS", "i2c")

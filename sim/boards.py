@@ -7,7 +7,7 @@ import sim  # noqa: F401  (puts the firmware on the path)
 import boards as _package
 from app.clock_app import ClockApp
 from hal.storage import problem_text
-from hal import buttons
+from hal import battery, buttons
 from hal.board_check import BoardError, check
 from clock.game import OVER, PAUSED, READY, TIME
 from notation import registry
@@ -111,11 +111,20 @@ def preset_spec(text, format="auto", mode=None):
 def build_app(hal, board, spec=None):
     """The board's app on `hal`; with `spec`, that preset is added as "Command line" (replacing
     the last one) and chosen (a saved game still offers to resume first, as on the board).
-    ValueError, one line, when the storage refuses to keep it."""
+    ValueError, one line, when the storage refuses to keep it. The HAL takes the board's
+    battery gauge and light flash, as the board's own HAL does."""
+    fit(hal, board)
     app = ClockApp(hal, tuple(board.BUTTONS), kinds.screen_for(board), hal.ticks_ms())
     if spec is not None:
         choose(app, COMMAND_LINE, spec)
     return app
+
+
+def fit(hal, board):
+    """Give a desktop HAL what the board file says of its power: the gauge of its cells and
+    current (hal.battery.for_board), the flash of a running light on battery."""
+    hal.gauge = battery.for_board(board)
+    hal.leds.flash_ms = getattr(board, "LED_FLASH_MS", 0)
 
 
 def choose(app, name, spec):

@@ -86,6 +86,26 @@ def seg_text(frame, points=False):
     return "\n".join(a.ljust(width) + "      " + b for a, b in zip(left, right))
 
 
+def _lcd_module(frame, start):
+    lines = ["", "", "", "", ""]
+    for i in range(6):
+        byte = frame[start + i]
+        for n, text in enumerate(_digit(byte)):
+            lines[n] += text
+        point = "." if byte & 0x80 else " "
+        for n in range(5):
+            lines[n] += point if n == 4 else " "
+    return lines
+
+
+def lcd_text(frame):
+    """Both six-digit LCD modules of a 12-byte HT1621 frame side by side, five lines tall, with
+    the point after each digit (the first digit is the side's running mark)."""
+    left = _lcd_module(frame, 0)
+    right = _lcd_module(frame, 6)
+    return "\n".join(a + "    " + b for a, b in zip(left, right))
+
+
 def frame_text(board, frame):
     """The frame as the board's display shows it, as lines of text ("" for no frame yet)."""
     if frame is None:

@@ -14,13 +14,24 @@ HEALTHY_MV = 4000  # what battery_mv() reads on a board that senses its supply
 
 
 class KeptDisplay:
-    """Keeps a copy of the last frame shown, when (`stamp`) and how many shows (`writes`)."""
+    """Keeps a copy of the last frame shown, when (`stamp`) and how many shows (`writes`), and
+    whether the panel is `on` and `saving` (power_save: the board's dimmer face)."""
 
     def __init__(self, hal):
         self.hal = hal
         self.frame = None
         self.writes = 0
         self.stamp = 0
+        self.on = True
+        self.saving = False
+        self.switches = 0  # power() calls: the page redraws at each
+
+    def power(self, on):
+        self.on = on
+        self.switches += 1
+
+    def power_save(self, on):
+        self.saving = on
 
     def show(self, frame, dirty=None):
         self.writes += 1
@@ -67,10 +78,12 @@ class DesktopBuzzer:
 class DesktopLeds:
     """The running-side lights: the levels `left_on` and `right_on`, how many set() calls
     changed one (`writes`), and when `changes` is a list (None: not kept), each change as
-    (stamp, left_on, right_on). Allocates nothing unless it keeps the changes."""
+    (stamp, left_on, right_on). Allocates nothing unless it keeps the changes. `flash_ms`: the
+    board's LED_FLASH_MS (hal/rp2040/leds.py)."""
 
     def __init__(self, hal, record=False):
         self.hal = hal
+        self.flash_ms = 0
         self.left_on = False
         self.right_on = False
         self.writes = 0
@@ -88,7 +101,9 @@ class DesktopLeds:
 
 class DesktopHal:
     """The hal/__init__.py contract but ticks_ms() and wait(), which a subclass gives. `fed`
-    counts the feed() calls."""
+    counts the feed() calls. `battery_powered` is what on_battery() answers (a desktop has USB
+    power: False, unless a test or the simulator says otherwise); `standing_by` what standby()
+    was told last; `gauge` the board's battery gauge, or None (the app's general rule)."""
 
     def __init__(self, storage, buzzer, battery_mv):
         self.edges = EdgeRing()
@@ -99,9 +114,22 @@ class DesktopHal:
         self.serial = None
         self.fed = 0
         self._battery_mv = battery_mv
+        self.battery_powered = False
+        self.standing_by = False
+        self.gauge = None
 
     def battery_mv(self):
         return self._battery_mv
+
+    def on_battery(self):
+        return self.battery_powered
+
+    def standby(self, on):
+        self.standing_by = on
+        self.buzzer.stop()
+        if on:
+            self.leds.set(False, False)
+        self.display.power(not on)
 
     def feed(self):
         self.fed += 1

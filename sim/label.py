@@ -12,7 +12,7 @@ MARGIN_MM = 4
 LINE_MM = 4.2  # 3 mm text (about 8.5 pt): legible at arm's length
 TITLE_MM = 5
 WRAP = 58  # characters of 3 mm text in 92 mm
-BATTERY = "3 x AA alkaline cells (LR6, 1.5 V)"
+BATTERY = "%d x AA alkaline cells (LR6, 1.5 V)"
 
 
 def manual(board):
@@ -36,20 +36,27 @@ def manual(board):
             "In menus the left lever is MINUS, the right one PLUS.",
         ]
     lines.append("End/undo/new game: hold SET, then confirm.")
-    if board.DISPLAY == "tm1637":
+    hold = "SET" if full or buttons.SET in board.BUTTONS else "the button"
+    lines.append("Off: hold %s 5 s (not while a clock runs); on: a lever or PLAY." % hold)
+    if board.DISPLAY in ("tm1637", "lcd"):
         lines.append("SET while running: moves/periods left; again: battery %")
     if getattr(board, "LEDS", None):
         lines.append("Lights: on = that clock runs; slow blink = to move")
         lines.append("(pause, menu); fast blink = flagged first.")
+        if getattr(board, "LED_FLASH_MS", 0):
+            lines.append("On battery the running light flashes once a second.")
     return lines
 
 
 def battery_lines(board):
-    lines = [BATTERY + ", or USB."]
+    lines = [BATTERY % getattr(board, "BATTERY_CELLS", 3) + ", or USB."]
     if board.BATTERY_ADC is None:
         lines.append("Change the batteries before each session (no battery sensing).")
     elif board.DISPLAY == "tm1637":
         lines.append("Low battery: an L before a time, or the last dot, lit.")
+        lines.append("Change them after the game: 10 hours and more remain.")
+    elif board.DISPLAY == "lcd":
+        lines.append("Low battery: the point after the last digit, lit.")
         lines.append("Change them after the game: 10 hours and more remain.")
     else:
         lines.append("Low battery: the % at the bottom right is inverted.")

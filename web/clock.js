@@ -3,7 +3,7 @@
 // browser HAL (sim/web_hal.py, web/clock_page.py); this module feeds it time, edges and serial
 // bytes, and draws what it gives back. Nothing here decides anything about the game.
 import { loadMicroPython } from "./node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs";
-import { drawOled, drawSeg, hexBytes } from "./display.js";
+import { drawLcd, drawOled, drawSeg, hexBytes } from "./display.js";
 
 export const KEY_PREFIX = "tournament-clock/"; // as web/clock_page.py's KEY_PREFIX
 const BOARD_KEY = KEY_PREFIX + "board";
@@ -148,6 +148,7 @@ export class Clock {
   paint() {
     if (!this.frame || !this.info) return;
     if (this.info.display === "oled") drawOled(this.el.display, this.frame);
+    else if (this.info.display === "lcd") drawLcd(this.el.display, this.frame);
     else drawSeg(this.el.display, this.frame, this.info.points);
   }
 

@@ -13,6 +13,7 @@ from app.gestures import LONG_MS, RESET_MS
 import ticks
 from clock.record import Record
 from hal import board_check, buttons
+from hal.battery import for_board as battery_gauge
 from hal.board_check import BoardError
 from hal.storage import Storage
 from sim.web_hal import StoredFs, WebHal, folded
@@ -92,6 +93,7 @@ class Page:
         self.storage = storage
         self.files_at_start = dict(fs.files)  # for trace(): a replay starts from the same files
         hal = WebHal(storage, self.ticks_ms, page.tone, page.leds, page.serial, self.battery())
+        hal.gauge = battery_gauge(self.board)  # the board's cells and current, as on the board
         self.hal = hal
         self.start = hal.ticks_ms()
         self.app = ClockApp(
@@ -124,11 +126,15 @@ class Page:
         self.hal.buzzer.muted = bool(muted)
 
     def frame_writes(self):
-        return self.hal.display.writes
+        display = self.hal.display
+        return display.writes + display.switches  # a display switched off is drawn dark
 
     def frame_hex(self):
-        frame = self.hal.display.frame
-        return "" if frame is None else binascii_hex(frame)
+        display = self.hal.display
+        frame = display.frame
+        if frame is None:
+            return ""
+        return binascii_hex(frame if display.on else bytes(len(frame)))
 
     def info(self):
         """JSON for the page's panel: the board, the state, the preset, the times as shown."""

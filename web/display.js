@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The clock's display drawn from the very frame bytes the firmware builds: the SSD1306's 1024
-// bytes (MONO_VLSB: byte page * 128 + x, bit y & 7) pixel for pixel, or the TM1637 frame (a byte
-// per digit, bit 0 = segment a ... bit 6 = g, bit 7 the colon or a point, byte 8 the brightness).
+// bytes (MONO_VLSB: byte page * 128 + x, bit y & 7) pixel for pixel, the TM1637 frame (a byte
+// per digit, bit 0 = segment a ... bit 6 = g, bit 7 the colon or a point, byte 8 the brightness),
+// or the HT1621 LCD frame (12 digits, two modules of six, bit 7 the point after each digit).
 
 export const OLED_WIDTH = 128;
 export const OLED_HEIGHT = 64;
@@ -154,6 +155,59 @@ export function readSeg(canvas, points) {
     for (let s = 0; s < 7; s++) if (lit(segmentCentre(i, s))) byte |= 1 << s;
     const marks = markSpots(i, points);
     if (marks.length && marks.every(lit)) byte |= 0x80;
+    bytes.push(byte);
+  }
+  return bytes;
+}
+
+// Two six-digit LCD modules: dark segments on a grey-green glass, a point after every digit.
+const LCD_GLASS = "#b7c4a5";
+const LCD_ON = "#1b2016";
+const LCD_OFF = "#a9b797";
+const LCD_MODULE_GAP = 60;
+
+export function lcdDigitX(i) {
+  const module = Math.floor(i / 6);
+  return MARGIN + module * (6 * (DIGIT_W + GAP) + LCD_MODULE_GAP) + (i % 6) * (DIGIT_W + GAP);
+}
+
+export const LCD_WIDTH = lcdDigitX(11) + DIGIT_W + GAP + MARGIN;
+
+function lcdPoint(i) {
+  return [lcdDigitX(i) + DIGIT_W + GAP / 2, MARGIN + DIGIT_H];
+}
+
+export function drawLcd(canvas, frame) {
+  canvas.width = LCD_WIDTH;
+  canvas.height = SEG_HEIGHT;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = LCD_GLASS;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  for (let i = 0; i < 12; i++) {
+    const byte = frame[i] || 0;
+    segments(lcdDigitX(i), MARGIN).forEach(([x, y, w, h], s) => {
+      ctx.fillStyle = (byte >> s) & 1 ? LCD_ON : LCD_OFF;
+      ctx.fillRect(x, y, w, h);
+    });
+    const [x, y] = lcdPoint(i);
+    ctx.fillStyle = byte & 0x80 ? LCD_ON : LCD_OFF;
+    ctx.beginPath();
+    ctx.arc(x, y, BAR * 0.5, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+}
+
+// The 12 digit bytes read back from the canvas (a segment is lit where it is dark): a test's eye.
+export function readLcd(canvas) {
+  const ctx = canvas.getContext("2d");
+  const lit = ([x, y]) => ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data[0] < 80;
+  const bytes = [];
+  for (let i = 0; i < 12; i++) {
+    let byte = 0;
+    segments(lcdDigitX(i), MARGIN).forEach(([x, y, w, h], s) => {
+      if (lit([x + w / 2, y + h / 2])) byte |= 1 << s;
+    });
+    if (lit(lcdPoint(i))) byte |= 0x80;
     bytes.push(byte);
   }
   return bytes;

@@ -25,7 +25,15 @@ class Hung(Exception):
 
 class Chip:
     def __init__(
-        self, firmware, bootrom, tm1637="", oled="0x3c", timeout=120, leds="", spi_oled=""
+        self,
+        firmware,
+        bootrom,
+        tm1637="",
+        oled="0x3c",
+        timeout=120,
+        leds="",
+        spi_oled="",
+        ht1621="",
     ):
         self.timeout = timeout
         self.output = bytearray()
@@ -39,6 +47,7 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
+        command += ["--ht1621", ht1621]
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,
@@ -92,6 +101,11 @@ class Chip:
 
     def release(self, pin):
         return self.send("pin", pin=pin, v=None)
+
+    def drive(self, pin, level):
+        """Drive `pin` from outside (0 or 1), or let it go (None). GP24 is the Pico's VBUS sense:
+        1 is USB power present, 0 (or nothing) on battery."""
+        return self.send("pin", pin=pin, v=level)
 
     def events(self):
         return self.send("events")["events"]

@@ -5,9 +5,10 @@
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
 //                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c|none] [--spi-oled BUS,DC,CS]
-//                [--vsys MV] [--leds PIN,PIN]
+//                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA]
 //
-// Time is emulated: 8 ns a cycle (125 MHz); a core asleep (WFI/WFE) skips to the next alarm.
+// Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
+// asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
 // The chip runs only when told: {"op": "run", "ms": M} runs it M emulated ms and answers,
 // so a lever is pressed at an exact emulated instant. {"op": "free"} lets it run on its own at
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
@@ -15,6 +16,9 @@
 // bit-banged TM1637 frames), the running-side lights' levels (--leds), the core's sleeps of
 // 2 ms or more (the main loop between passes), flash erases and programs, and resets are kept
 // as events with their emulated ms, taken by {"op": "events"}.
+//
+// Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
+// and lights show (meter.mjs) come with every answer.
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
@@ -24,10 +28,13 @@ import net from 'net';
 import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
+import { ClockTree } from './clocks.mjs';
+import { decoder as ht1621 } from './ht1621.mjs';
+import { Meter } from './meter.mjs';
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
-  'spi-oled': '',
+  ht1621: '', 'spi-oled': '',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -105,6 +112,8 @@ let resetAsked = false;
 let stopSlice = false;
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
+const clocks = new ClockTree();
+const meter = new Meter(nowNs);
 function event(record) {
   if (record.t === undefined) record.t = +nowMs().toFixed(4);
   if (profileLive && profileToPassEnd) {
@@ -116,6 +125,7 @@ function event(record) {
       pyShown = pyRows();
     }
   }
+  meter.observe(record);
   events.push(record);
   if (events.length > 200000) events.splice(0, 100000);
 }
@@ -132,6 +142,7 @@ function resolve(pin) {
   else if (gpio.pulldownEnabled && !gpio.pullupEnabled) value = 0;
   else value = level[pin];
   if (value !== level[pin]) {
+    clocks.pin(pin, value, level[pin]);
     level[pin] = value;
     if (ledPins.has(pin) && gpio.outputEnable) event({ ev: 'led', pin, on: value });
     for (const listener of listeners) listener(pin);
@@ -263,7 +274,7 @@ function hookI2C(bus, index) {
 // ---------------------------------------------------------------- SSD1306 on hardware SPI
 // rp2040js shifts an SPI frame out the moment it leaves the TX FIFO; here it takes its time on
 // the wire, DSS + 1 bit times at the rate the firmware set: clk_peri / (CPSDVSR x (1 + SCR)),
-// clk_peri as the CLOCKS registers choose it (hookClocks). BSY, the FIFOs and the DMA requests
+// clk_peri as the CLOCKS registers choose it (clocks.mjs). BSY, the FIFOs and the DMA requests
 // follow from the frame being done later. The panel latches each byte with D/C and CS as they
 // are at its last bit (the SSD1306 samples D/C# at the eighth SCLK): a command with D/C low, a
 // byte of display data with D/C high, nothing while CS is high. A burst (bytes back to back with
@@ -309,24 +320,6 @@ function hookSPI(spi, index) {
 }
 let spiLinesChanged = null; // this boot's SPI panel: a change of its D/C or CS ends a burst
 listeners.push((pin) => spiLinesChanged && spiLinesChanged(pin));
-
-// clk_peri, from CLK_PERI_CTRL (ENABLE, AUXSRC) as the firmware writes it: clk_sys or PLL_SYS
-// (125 MHz), PLL_USB (48 MHz: MicroPython v1.28.0 after boot), the ROSC (about 6.5 MHz) or the
-// crystal (12 MHz). rp2040js keeps 125 MHz whatever is written.
-function hookClocks() {
-  const clocks = mcu.peripherals[0x40008];
-  const write = clocks.writeUint32.bind(clocks);
-  const sources = [125e6, 125e6, 48e6, 6.5e6, 12e6];
-  const update = () => {
-    const ctrl = clocks.periCtrl;
-    mcu.clkPeri = ctrl & (1 << 11) ? sources[(ctrl >> 5) & 7] ?? 0 : 0;
-  };
-  clocks.writeUint32 = (offset, value) => {
-    write(offset, value);
-    if (offset === 0x48) update();
-  };
-  update();
-}
 
 // ---------------------------------------------------------------- TM1637 modules, bit-banged
 const modules = [];
@@ -385,6 +378,11 @@ for (const pair of opts.tm1637 ? opts.tm1637.split(';') : []) {
   modules.push(tm);
 }
 
+// ---------------------------------------------------------------- HT1621 LCD modules
+for (const [mod, spec] of (opts.ht1621 ? opts.ht1621.split(';') : []).entries()) {
+  listeners.push(ht1621(mod, spec.split(',').map(Number), (pin) => level[pin], event));
+}
+
 // ---------------------------------------------------------------- USB serial
 const serial = new net.Socket({ fd: parseInt(opts['serial-fd']), readable: true, writable: true });
 let toChip = Buffer.alloc(0);
@@ -438,7 +436,11 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
   mcu.spi.forEach(hookSPI);
-  hookClocks();
+  clocks.attach(mcu, nowNs, event);
+  if (oled && !oled.metered) {
+    meter.watchOled(oled);
+    oled.metered = true;
+  }
   // ADC3 reads VSYS through the Pico's 1/3 divider (12 bits, 3.3 V full scale).
   mcu.adc.channelValues[3] = Math.round((parseFloat(opts.vsys) / 3 / 3300) * 4095);
   if (oled) oled.reset();
@@ -520,11 +522,18 @@ function slice(limitNs) {
   const core = mcu.core;
   stopSlice = false;
   for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
-    if (core.waiting) {
+    if (clocks.dormant) {
+      // Every clock stops, the timer and the watchdog too: time passes outside the chip.
+      const skip = clocks.dormantSkip(nowNs(), limitNs);
+      clocks.waited(skip);
+      baseNs += skip;
+    } else if (core.waiting) {
       if (asleepSince === null) asleepSince = nowNs();
       let skip = clock.nanosToNextAlarm;
       if (skip <= 0) skip = 1e6;
-      clock.tick(Math.min(skip, limitNs - nowNs()));
+      skip = Math.min(skip, limitNs - nowNs());
+      clocks.waited(skip);
+      clock.tick(skip);
     } else {
       if (asleepSince !== null) {
         // The main loop's sleeps between passes; not the microsecond waits inside one.
@@ -533,9 +542,10 @@ function slice(limitNs) {
       }
       const pc = profileLive ? core.PC : 0;
       if (pc && pc === pyEntry) pyEnter(core);
-      const ns = core.executeInstruction() * CYCLE_NS;
+      const ns = core.executeInstruction() * clocks.cycleNs;
       clock.tick(ns);
       execNs += ns;
+      clocks.executed(ns);
       if (profileLive) {
         const seen = profile.get(pc);
         if (seen) {
@@ -601,7 +611,13 @@ function next() {
     return done({ error: `not JSON: ${line}` });
   }
   if (command.op !== 'free') freeRunning = false;
-  const status = () => ({ t: +nowMs().toFixed(4), exec_ms: +(execNs / 1e6).toFixed(4), resets });
+  const status = () => ({
+    t: +nowMs().toFixed(4),
+    exec_ms: +(execNs / 1e6).toFixed(4),
+    resets,
+    ...clocks.status(),
+    ...meter.status(),
+  });
   switch (command.op) {
     case 'run':
       return runFor(command.ms, () => done(status()));

@@ -24,6 +24,8 @@
 #   charge  each ply's elapsed_ms (the GAME record over serial) minus the emulated time
 #           between its two lever edges, which are put whole emulated milliseconds apart
 #   resume  reset -> the end of the first screen drawn (the saved game offered back)
+# These with USB power (VBUS, GP24, high), as a clock at a socket; then on battery, the battery
+# figures (bench/chip/power.py): residency per state, current, hours, after the warning.
 import json
 import os
 import re
@@ -37,6 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from chip import Chip, Hung  # noqa: E402
+import power  # noqa: E402
 
 LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
 HOLD_MS = 40  # how long a lever is held down
@@ -47,9 +50,14 @@ QUIET_MS = 3000  # after serial input the loop wakes often for 2 s: busy waits t
 BOARDS = {
     "pico_oled": {"tm1637": "", "display": "oled"},
     "pico_tm1637": {"tm1637": "2,3;6,7", "display": "tm1637"},
+    "pico_lcd": {"tm1637": "", "display": "ht1621", "ht1621": "8,10,11;9,10,11"},
+    "pico_sh1106": {"tm1637": "", "display": "oled"},
+    "pico_ssd1309": {"tm1637": "", "display": "oled"},
+    "pico_minimal": {"tm1637": "", "display": "oled", "speed": False},  # one button: battery only
     "pico_oled_spi": {"tm1637": "", "display": "spi"},
     "pico_ssd1309_spi": {"tm1637": "", "display": "spi"},
 }
+DEFAULT_BOARDS = ("pico_oled", "pico_tm1637", "pico_lcd", "pico_oled_spi", "pico_ssd1309_spi")
 GOALS = {"press_worst_ms": 10, "heap_play_kb": 64, "busy_running": 2, "busy_tenths": 10}
 GOALS.update({"busy_ready": 0.5, "busy_paused": 0.5, "charge_worst_ms": 0})
 # The scripted games: (name, preset spec or None for the one chosen, plies in ms, label). The
@@ -86,6 +94,8 @@ def chip_options(board):
     options = {"tm1637": BOARDS[board]["tm1637"], "leds": board_leds(board)}
     if kind == "spi":
         options.update(oled="none", spi_oled=board_spi(board))
+    elif kind == "ht1621":
+        options.update(oled="none", ht1621=BOARDS[board]["ht1621"])
     return options
 
 
@@ -158,7 +168,7 @@ class Bench:
     # --- display --------------------------------------------------------------------------
 
     def display_events(self, events=None):
-        kind = {"oled": "i2c", "spi": "spi"}.get(self.display, "tm1637")
+        kind = {"oled": "i2c", "spi": "spi", "ht1621": "ht1621"}.get(self.display, "tm1637")
         return [e for e in (self.chip.events() if events is None else events) if e["ev"] == kind]
 
     def burst(self, events, since):
@@ -287,9 +297,14 @@ class Bench:
         return json.loads(self.ok("MEM"))
 
 
-def measure(chip, board, plies_in_game=GAME_PLIES):
+def measure(chip, board, plies_in_game=GAME_PLIES, battery=True):
     bench = Bench(chip, board)
     out = {}
+    if not BOARDS[board].get("speed", True):
+        chip.run(3000)
+        out["battery"] = power.measure(bench, chip, board, say)
+        return out
+    chip.drive(power.VBUS, 1)  # USB power: the figures as they always were
     chip.run(3000)
     say("  %s: heap after boot" % board)
     out["heap_boot"] = bench.heap()
@@ -356,6 +371,8 @@ def measure(chip, board, plies_in_game=GAME_PLIES):
     )
     out["charges"] = len(bench.charges)
     out["charge_worst_ms"] = max((abs(c) for c in bench.charges), default=None)
+    if battery:
+        out["battery"] = power.measure(bench, chip, board, say)
     return out
 
 
@@ -433,11 +450,12 @@ def install(chip, board, log):
 def clock_running(chip):
     """Whether the image starts the clock by itself (the project's UF2): it draws a screen."""
     chip.run(4000)
-    return any(e["ev"] in ("i2c", "spi", "tm1637") for e in chip.events())
+    return any(e["ev"] in ("i2c", "spi", "tm1637", "ht1621") for e in chip.events())
 
 
-def one_board(firmware, bootrom, board, timeout, log, plies):
+def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
     say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
+    battery = battery and power.frozen(firmware)
     with Chip(firmware, bootrom, timeout=timeout, **chip_options(board)) as chip:
         figures = {"firmware": firmware}
         if clock_running(chip):
@@ -446,14 +464,15 @@ def one_board(firmware, bootrom, board, timeout, log, plies):
             say("%s: installing with ./flash.sh over the emulated USB serial" % board)
             figures["install"] = "flash.sh"
             figures.update(install(chip, board, log))
-        # The first boot after flashing (the own UF2 formats the file system as it boots; on
-        # stock MicroPython, the clock's first start after flash.sh), then, after the reset
-        # measure() ends with, a clock in service: its files there when it boots.
-        say("%s: the first boot after flashing" % board)
-        first = measure(chip, board, plies)
-        figures["first_boot"] = {key: first[key] for key in FIRST_BOOT_KEYS}
-        say("%s: in service (after a reset)" % board)
-        figures.update(measure(chip, board, plies))
+        if BOARDS[board].get("speed", True):
+            # The first boot after flashing (the own UF2 formats the file system as it boots;
+            # on stock MicroPython, the clock's first start after flash.sh), then, after the
+            # reset measure() ends with, a clock in service: its files there when it boots.
+            say("%s: the first boot after flashing" % board)
+            first = measure(chip, board, plies, battery=False)
+            figures["first_boot"] = {key: first[key] for key in FIRST_BOOT_KEYS}
+            say("%s: in service (after a reset)" % board)
+        figures.update(measure(chip, board, plies, battery))
         figures["game_plies"] = plies
         figures["emulated_s"] = chip.run(0)["t"] / 1000
         return figures
@@ -655,7 +674,8 @@ def check(path_pattern, boards, bootrom):
 
 
 def main(argv):
-    boards = list(BOARDS)
+    boards = list(DEFAULT_BOARDS)
+    battery = None  # None: where the image has the clock frozen in; --battery: asked for
     out = os.path.join(ROOT, "build", "bench-chip.json")
     desktop = True
     plies = GAME_PLIES
@@ -671,6 +691,8 @@ def main(argv):
             plies = int(args.pop(0))
         elif word == "--no-estimate":
             desktop = False
+        elif word in ("--battery", "--no-battery"):
+            battery = word == "--battery"
         else:
             print("bench-chip: unknown argument %s" % word, file=sys.stderr)
             return 2
@@ -684,12 +706,18 @@ def main(argv):
     if problem:
         print("bench-chip: " + problem, file=sys.stderr)
         return 2
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     for board in boards:
         if board not in built(firmware, boards):
             path = os.path.relpath(os.path.abspath(firmware.replace("NAME", board)), ROOT)
             print("bench-chip: %s skipped: no %s (make firmware builds it)" % (board, path))
     boards = built(firmware, boards)
+    for board in boards:
+        image = firmware.replace("NAME", board)
+        if battery is not False and not power.frozen(image):
+            print("bench-chip: " + power.REFUSAL % image, file=sys.stderr)
+            if battery or not BOARDS[board].get("speed", True):
+                return 2
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     results = {}
     with open(os.path.join(ROOT, "build", "bench-chip.log"), "w") as log:
         for board in boards:
@@ -701,17 +729,20 @@ def main(argv):
                     timeout,
                     log,
                     plies,
+                    battery is not False,
                 )
             except Hung as error:
                 print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
                 return 1
     report = {"boards": results, "desktop_estimate": {}, "goals": GOALS}
+    report["battery"] = {b: f["battery"] for b, f in results.items() if f.get("battery")}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
     estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print(table(results, estimate))
+    print(table({b: f for b, f in results.items() if "press_median_ms" in f}, estimate))
+    print(power.table(results))
     print("(JSON: %s)" % os.path.relpath(out, ROOT))
     return 0
 

@@ -55,6 +55,7 @@ E_ARBITER = const(8)  # a correction, an undo
 EVENT_NAMES = ("new", "start", "press", "pause", "resume", "stage", "flag", "over", "arbiter")
 
 _MAX_SLEEP_MS = const(1000)
+_ASLEEP_MS = const(60000)  # switched off, with USB power: the loop wakes for the watchdog only
 _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut costs at most this
 # Both levers at once: the second lever, within this long of a switch, is the same chord and
 # does not end the opponent's move at once.
@@ -109,7 +110,13 @@ class ClockApp:
         self._saved_at = now  # stamp of the last save
         self._wake_at = now  # what next_wake last answered, while _PLAN is clear
         self._battery_at = now
-        self._gauge = Gauge()
+        self._gauge = getattr(hal, "gauge", None) or Gauge()  # the board's cells and current
+        self.asleep = False  # switched off by the OFF hold: dark until a lever or PLAY
+        self._dark = False  # the HAL is in standby
+        # Bound once (a bound method taken in the loop is an allocation): the supply, and the
+        # display's dimmer face where it has one.
+        self._on_battery = getattr(hal, "on_battery", None)
+        self._power_save = getattr(hal.display, "power_save", None)
         self._info_until = now
         self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
         self._check_battery(now)
@@ -167,7 +174,9 @@ class ClockApp:
 
     def state_name(self, now=None):
         """The clock's state as the serial protocol names it: the top overlay's, else the
-        phase's ("interim": running with a flag shown)."""
+        phase's ("interim": running with a flag shown); "off" while switched off."""
+        if self.asleep:
+            return "off"
         top = self.top()
         if top is not None:
             return top.name
@@ -374,7 +383,7 @@ class ClockApp:
         # A lever's way through here is kept short: each frame above 11 words of state is taken
         # from the heap on MicroPython, at a cost the press would pay.
         self._pending |= _DRAW | _PLAN
-        if self.overlays or action == act.RESET:
+        if self.overlays or action >= act.RESET or self.asleep:
             self._over_the_game(action, stamp)
         elif action == act.LEVER_LEFT or action == act.LEVER_RIGHT:
             self._lever(0 if action == act.LEVER_LEFT else 1, stamp)
@@ -390,7 +399,15 @@ class ClockApp:
                 self.left_player = 1 - self.left_player
 
     def _over_the_game(self, action, stamp):
-        """An action with an overlay open, or the reset gesture: the top overlay takes it."""
+        """An action with an overlay open, the reset and off gestures, or any action while the
+        clock is off: the top overlay takes it, or the clock switches off or on."""
+        if self.asleep:
+            if action <= act.PLAY:  # a lever or PLAY: what woke a dormant chip
+                self.asleep = False
+            return
+        if action == act.OFF:
+            self._switch_off()
+            return
         top = self.top()
         if top is not None and not self.plus_minus:
             # Without PLUS and MINUS, the levers stand in for them over the clocks.
@@ -418,6 +435,20 @@ class ClockApp:
             self.new_game(stamp)
         else:
             self.ask_new_game(stamp)
+
+    def _switch_off(self):
+        """The OFF hold (SET, or PLAY without SET, held 5 s): the game saved, the display and
+        lights dark and, on battery, the chip dormant until a lever or PLAY. Never while a clock
+        runs (pause first); the question the reset hold asked on the way is dropped."""
+        if self.game.state() == RUNNING:
+            return
+        top = self.top()
+        if top is not None and top.name == "confirm":
+            self.close(top)
+        self.asleep = True
+        self._info = 0
+        if self.in_progress():
+            self._need(_SAVE)
 
     def _set(self, stamp):
         state = self.game.state()
@@ -549,10 +580,30 @@ class ClockApp:
             status.battery_low = low
             status.battery_percent = percent
             self._need(_DRAW)
+        on_battery = self._on_battery
+        battery = on_battery is not None and on_battery()
+        if battery != status.on_battery:
+            # On battery the faces and lights cost less: the OLED's contrast, the TM1637's
+            # brightness (ui/seg7.py), a running light's flash (app/lights.py).
+            status.on_battery = battery
+            self.lights.battery(battery)
+            if self._power_save is not None:
+                self._power_save(battery)
+            self._need(_DRAW | _PLAN)
 
     def render(self, now, press=False):
         """Set the lights; build the frame and write it to the display only when it changed.
-        For a lever's `press` the screen may leave a slow part to the next render (owed)."""
+        For a lever's `press` the screen may leave a slow part to the next render (owed).
+        Switched off, nothing is drawn: the HAL is put in standby once, and out of it at the
+        first render after the wake."""
+        if self.asleep or self._dark:
+            if self.asleep == self._dark:
+                return False
+            self._dark = self.asleep
+            self.hal.standby(self.asleep)
+            if self.asleep:
+                return False
+            self._need(_PLAN)
         self._pending &= ~_DRAW  # drawn: owes_frame() says whether anything changed since
         self.lights.follow(self, now)
         overlays = self.overlays
@@ -618,6 +669,10 @@ class ClockApp:
         Kept until something changes (a tick, an action, a new game, the end of a pass that
         did something): a pass that woke early for nothing asks again for free."""
         if not self._pending & _PLAN:
+            return self._wake_at
+        if self.asleep:  # only a lever or PLAY; the HAL waits dormant on battery
+            self._wake_at = ticks.add(now, _ASLEEP_MS)
+            self._pending &= ~_PLAN
             return self._wake_at
         wait = _MAX_SLEEP_MS
         game = self.game

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 # The running-side lights: each side's light mode from the app's state, and its level at any stamp.
 #
-# Running (an interim flag too): the running side ON, the other OFF. Paused, in the arbiter's
-# menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
+# Running (an interim flag too): the running side ON, the other OFF; on battery a board with
+# leds.flash_ms lights ON that long at the start of each second instead of steadily, and SLOW
+# that long every two seconds (a 5 mm LED at 4 mA is most of a sleeping clock's current).
+# Paused, in the arbiter's menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
 # that flagged first FAST. Ready, the preset menus, an end by the arbiter or a limit: both OFF.
 # A blink starts lit at the stamp its mode began, so the level at any `now` is known without
 # keeping time, and so is the next edge.
@@ -16,16 +18,31 @@ _SLOW_MS = const(1000)
 _FAST_MS = const(125)
 
 
-def level(mode, since, now):
-    """Whether a light in `mode`, since stamp `since`, is lit at `now`."""
+def _flashes(mode, flash):
+    """The period of a mode's flashes (`flash` > 0: on battery), or 0: it is not flashed."""
+    if not flash or mode == OFF or mode == FAST:
+        return 0
+    return _SLOW_MS if mode == ON else 2 * _SLOW_MS
+
+
+def level(mode, since, now, flash=0):
+    """Whether a light in `mode`, since stamp `since`, is lit at `now`; `flash` > 0: ON is a
+    flash that long each second, SLOW one every two seconds."""
+    period = _flashes(mode, flash)
+    if period:
+        return ticks.diff(now, since) % period < flash
     if mode < SLOW:
         return mode == ON
     return ticks.diff(now, since) // (_SLOW_MS if mode == SLOW else _FAST_MS) % 2 == 0
 
 
-def until_edge(mode, since, now):
+def until_edge(mode, since, now, flash=0):
     """Milliseconds from `now` until a light in `mode` since `since` turns on or off; -1:
     never (steady)."""
+    period = _flashes(mode, flash)
+    if period:
+        into = ticks.diff(now, since) % period
+        return flash - into if into < flash else period - into
     if mode < SLOW:
         return -1
     half = _SLOW_MS if mode == SLOW else _FAST_MS
@@ -41,6 +58,11 @@ class Lights:
         self.leds = leds
         self.left = self.right = OFF
         self.since = now
+        self.flash = 0  # ms a running light flashes each second; 0: steady (battery() sets it)
+
+    def battery(self, on):
+        """On battery a running light flashes for the leds' flash_ms; with USB power steady."""
+        self.flash = getattr(self.leds, "flash_ms", 0) if on else 0
 
     def follow(self, app, now):
         """Bring the modes up to the app's state and the levels up to `now`: from its game's
@@ -64,13 +86,16 @@ class Lights:
             self.left = left
             self.right = right
             self.since = now
-        if mode < SLOW:  # steady: on or off, as level() says, without its two calls
+        flash = self.flash
+        if mode < SLOW and not flash:  # steady: on or off, as level() says, without its calls
             self.leds.set(left == ON, right == ON)
         else:
-            self.leds.set(level(left, self.since, now), level(right, self.since, now))
+            self.leds.set(
+                level(left, self.since, now, flash), level(right, self.since, now, flash)
+            )
 
     def until_edge(self, now):
         """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""
-        left = until_edge(self.left, self.since, now)
-        right = until_edge(self.right, self.since, now)
+        left = until_edge(self.left, self.since, now, self.flash)
+        right = until_edge(self.right, self.since, now, self.flash)
         return right if left < 0 or 0 <= right < left else left

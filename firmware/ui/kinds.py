@@ -5,6 +5,7 @@
 # The board needs this only at boot: main.py calls forget() once its driver and screen are made.
 OLED = "oled"
 TM1637 = "tm1637"
+LCD = "lcd"
 
 # The fields of a kind's row:
 SCREEN = 0  # (module, class): made with the kind's options as keywords
@@ -27,6 +28,7 @@ KINDS = {
         ("seg_text", None),
         (("points", "TM1637_POINTS", False),),
     ),
+    LCD: (("ui.lcd", "LcdScreen"), "hal.rp2040.ht1621", ("lcd_text", None), ()),
 }
 
 
@@ -34,7 +36,7 @@ def row(board):
     """The row of KINDS for board.DISPLAY; ValueError for a kind there is none of."""
     found = KINDS.get(board.DISPLAY)
     if found is None:
-        raise ValueError("board.DISPLAY is 'oled' or 'tm1637'")
+        raise ValueError("board.DISPLAY is 'oled', 'tm1637' or 'lcd'")
     return found
 
 

@@ -5,7 +5,8 @@
 #   page 0      counters per side: "#23  BY 3", "#12    M8", "#45 S2"
 #   pages 1-4   the time in 7-segment digits, 32 px high; a flagged side is dark on a lit block
 #   page 5      the mark: a band the width of the half under the running side's time (filled),
-#               or, in a pause, under the side on move's (outlined: status.lights blinks SLOW)
+#               or, in a pause, under the side on move's (outlined: status.lights blinks SLOW);
+#               on battery (status.on_battery) a thin line instead, 2 rows or 1, fewer pixels lit
 #   page 6      what else runs per side: "1ST FLAG", "T/O", "ST 0:30", "D 4.2", "R 4:32", "+0:30"
 #   page 7      status line: MUTE, the message ("PAUSE", "HALT", "OVER"), the battery
 # clock() builds the texts into small slot buffers (not at all for a side whose View.fixed
@@ -44,6 +45,7 @@ _DIGITS_Y = const(8)
 _DIGITS_H = const(32)
 _BAR_Y = const(41)
 _BAR_H = const(6)
+_THIN_H = const(2)  # the band on battery
 _AUX_Y = const(48)
 _LINE_Y = const(56)
 _TEXT_DY = const(1)  # status text sits one row down its page, under a lit ground when inverted
@@ -124,6 +126,7 @@ class OledScreen:
         self._shown_bits = bytearray(2)
         self._marks = bytearray(2)
         self._shown_marks = bytearray(2)
+        self._band = _BAR_H  # the band's height: _THIN_H on battery
         # per side, what the counters and the aux line were last built from
         self._inputs = (array("i", _NEVER), array("i", _NEVER))
         self._line = bytearray(_LINE)
@@ -168,6 +171,11 @@ class OledScreen:
             marks[1] = _FILLED
         else:
             marks[1] = _OUTLINED if lights is not None and lights.right == SLOW else 0
+        band = _THIN_H if status.on_battery else _BAR_H
+        if band != self._band:
+            self._band = band
+            shown = self._shown_marks
+            shown[0] = shown[1] = 255  # both bands are drawn again at their new height
         self._status(status)
         if not self._valid:
             self._draw_all()
@@ -436,13 +444,20 @@ class OledScreen:
         return changed
 
     def _draw_mark(self, s):
-        """Draw side `s`'s band under its time (filled, outlined or dark)."""
+        """Draw side `s`'s band under its time (filled, outlined or dark); on battery a line
+        _THIN_H rows high for filled, one row for outlined."""
         x = _RIGHT_X if s else 0
         mark = self._marks[s]
         fill_rect = self.canvas.fill_rect
-        fill_rect(x, _BAR_Y, _HALF_W, _BAR_H, 1 if mark else 0)
-        if mark == _OUTLINED:
-            fill_rect(x + 1, _BAR_Y + 1, _HALF_W - 2, _BAR_H - 2, 0)
+        band = self._band
+        if band == _BAR_H:
+            fill_rect(x, _BAR_Y, _HALF_W, _BAR_H, 1 if mark else 0)
+            if mark == _OUTLINED:
+                fill_rect(x + 1, _BAR_Y + 1, _HALF_W - 2, _BAR_H - 2, 0)
+            return
+        fill_rect(x, _BAR_Y, _HALF_W, _BAR_H, 0)
+        if mark:
+            fill_rect(x, _BAR_Y + (_BAR_H - band) // 2, _HALF_W, band if mark == _FILLED else 1, 1)
 
     def _update_text(self, x, y, text, shown):
         """Redraw the characters of `text` that differ from `shown` (then made the same);

@@ -22,6 +22,8 @@
 #   running  the running side's mark (colon, or points) blinks while it shows H:MM, lit the first
 #            half of each second shown: something changes every second. The waiting side's
 #            stays lit; MM:SS and tenths change every second anyway.
+#   battery  status.on_battery (no USB power): BATTERY_BRIGHT in play, BATTERY_DIM in a pause; the
+#            LEDs' current follows the pulse width, 4/16 and 1/16 against 14/16 and 2/16.
 #   paused   both modules dim (brightness DIM, else BRIGHT); the side on move (its light blinks
 #            SLOW: status.lights) has its mark dark, the other's stays lit. A blink here would
 #            cost a module write each half second (~1.3 ms of bit-banging): the pause writes
@@ -60,6 +62,8 @@ _CELLS = const(8)  # both modules
 FRAME_BYTES = const(9)  # the digits and the brightness
 BRIGHT = const(7)
 DIM = const(1)  # paused: the LEDs lit 2/16 of the time against 14/16, still legible
+BATTERY_BRIGHT = const(2)  # on battery, in play: 4/16
+BATTERY_DIM = const(0)  # on battery, paused: 1/16
 _LEVEL = const(8)  # the frame's brightness byte
 _UNKNOWN = const(-3)  # no side key: the side is built at the next clock()
 _MARK = const(0x80)
@@ -181,7 +185,10 @@ class SegScreen:
             if status.battery_low:
                 self._low(out, 0, left)
                 self._low(out, DIGITS, right)
-        out[_LEVEL] = DIM if status.paused else BRIGHT
+        if status.on_battery:
+            out[_LEVEL] = BATTERY_DIM if status.paused else BATTERY_BRIGHT
+        else:
+            out[_LEVEL] = DIM if status.paused else BRIGHT
         return self._commit(out)
 
     def _hint_at(self, status):

@@ -29,4 +29,5 @@ class Status:
         self.over = False  # the game is over
         self.lights = None  # None, or the app's Lights: each side's light mode and level
         self.message = ""  # short text ("HALT", "ABORT", "END"); str or bytes, set on change
+        self.on_battery = False  # no USB power: the screens draw a face that costs less
         self.now = 0  # the stamp the views were filled for

@@ -5,11 +5,13 @@ import os
 import micropython
 from ticks import add, diff
 from hal import buttons as logical
+from hal import battery as battery_rules
 from hal.events import EdgeRing
 from hal.rp2040.battery import Battery
 from hal.rp2040.buttons import make_buttons
 from hal.rp2040.buzzer import Buzzer, Silent
 from hal.rp2040.leds import from_board as leds_from_board
+from hal.rp2040.sleeper import Sleeper
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
@@ -30,7 +32,8 @@ class Rp2040Hal:
     (hal.board_check) before any pin is touched, unless `checked` says the caller did. The
     watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
     be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
-    watch its stream."""
+    watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
+    light sleep between events, dormant in standby."""
 
     def __init__(
         self,
@@ -65,10 +68,20 @@ class Rp2040Hal:
         self.battery = None  # a Battery (millivolts()) where the board senses VSYS
         if board.BATTERY_ADC is not None:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
+        self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
         self.serial = None
         self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
+        self.sleeper = None
+        vbus = getattr(board, "VBUS_SENSE", None)
+        if vbus is not None and hasattr(machine, "lightsleep"):
+            wakers = {}
+            for button in (logical.LEFT, logical.RIGHT, logical.PLAY):
+                if button in board.BUTTONS:
+                    wakers[button] = board.BUTTONS[button]
+            self.sleeper = Sleeper(machine, vbus, wakers, self.edges, ticks_ms, self.display)
+        self._standby = False
         self._watchdog = None
         self._longest_wait = 0
         if watchdog and board.WATCHDOG_MS > 0:
@@ -79,12 +92,37 @@ class Rp2040Hal:
         """Sleep until stamp `until`, an edge or a byte on the serial line (None: no stamp).
         With a watchdog running it also returns after half the watchdog period, so that a loop
         waiting on a paused clock still feeds it; the loop must take such an early return as a
-        pass with nothing to do."""
+        pass with nothing to do. On battery it sleeps lightly instead (returning after one
+        sleep), and in standby it is dormant, whatever the stamp, until a lever, PLAY or USB
+        power (the watchdog stops with the clocks)."""
+        sleeper = self.sleeper
+        battery = sleeper is not None and sleeper.on_battery()
+        if battery and self._standby:
+            self.feed()
+            sleeper.deep()
+            return
         if self._watchdog is not None:
             latest = add(self.ticks_ms(), self._longest_wait)
             if until is None or diff(until, latest) > 0:
                 until = latest
-        self.waiter.wait(until)
+        if battery and until is not None and not self.buzzer.playing:
+            sleeper.sleep(until, self.waiter.wait)  # a tone's PWM would stop in a light sleep
+        else:
+            self.waiter.wait(until)
+
+    def on_battery(self):
+        """No USB power: the board's VBUS sense reads low (False without one)."""
+        sleeper = self.sleeper
+        return sleeper is not None and sleeper.on_battery()
+
+    def standby(self, on):
+        """The clock switched off (on=True): display dark, lights off, no tone; a wait then
+        sleeps dormant on battery. on=False: the display back."""
+        self._standby = on
+        self.buzzer.stop()
+        if on:
+            self.leds.set(False, False)
+        self.display.power(not on)
 
     def battery_mv(self):
         if self.battery is None:

@@ -5,11 +5,14 @@ from hal.buttons import LEFT, RIGHT
 
 class Leds:
     """`left` and `right` are machine.Pin outputs (None: that side has no LED). set() writes a
-    pin only when its level changes, and allocates nothing."""
+    pin only when its level changes, and allocates nothing. `flash_ms` (the board's
+    LED_FLASH_MS, 0: none) is how long a running side's light flashes each second on battery:
+    the app's lights (app/lights.py) read it."""
 
-    def __init__(self, left, right):
+    def __init__(self, left, right, flash_ms=0):
         self._left = left
         self._right = right
+        self.flash_ms = flash_ms
         self.left_on = False
         self.right_on = False
         for pin in (left, right):
@@ -37,4 +40,5 @@ def from_board(machine, board):
     return Leds(
         None if left is None else Pin(left, Pin.OUT, value=0),
         None if right is None else Pin(right, Pin.OUT, value=0),
+        getattr(board, "LED_FLASH_MS", 0),
     )

@@ -27,8 +27,12 @@ class Ssd1306Spi(Ssd1306):
     CS lines on injected output Pins and, where wired, RES (then `sleep_us` times the reset
     pulse). show(), contrast(), power() and the frame as the I2C driver takes them."""
 
-    def __init__(self, spi, dc, cs, res=None, sleep_us=None, flip=False, external_vcc=False):
+    def __init__(
+        self, spi, dc, cs, res=None, sleep_us=None, flip=False, external_vcc=False, baudrate=0
+    ):
         self._write = spi.write  # bound once: taking a bound method allocates
+        self._spi = spi
+        self._baudrate = baudrate  # asked again at the first wake() (0: never)
         self._dc = dc.value
         self._cs = cs.value
         self._cs(1)
@@ -51,6 +55,15 @@ class Ssd1306Spi(Ssd1306):
         self._known = False
         self._commands(self._power_on)
         self._ready = True
+
+    def wake(self):
+        """After the first light sleep or dormant spell (hal/rp2040/sleeper.py): MicroPython
+        v1.28.0 brings clk_peri back at 125 MHz where the boot set 48 MHz, leaving the bus's
+        divider as it was, so the bus would run 2.6 times faster than the panel takes. Asking
+        for the rate again works the divider out from 125 MHz; clk_peri stays there after."""
+        if self._baudrate:
+            self._spi.init(baudrate=self._baudrate)
+            self._baudrate = 0
 
     def _commands(self, buf):
         self._dc(0)
@@ -125,4 +138,7 @@ def from_board(machine, board, sleep_us, external_vcc=False):
     """The board's SSD1306 (or, with `external_vcc`, SSD1309) on its SPI pins (ui/kinds.py: the
     driver of the "oled" kind on SPI)."""
     dc, cs, res = board_pins(machine, board)
-    return Ssd1306Spi(board_spi(machine, board), dc, cs, res, sleep_us, external_vcc=external_vcc)
+    spi = board_spi(machine, board)
+    return Ssd1306Spi(
+        spi, dc, cs, res, sleep_us, external_vcc=external_vcc, baudrate=board.SPI_FREQ
+    )

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# A fake RP2040 `machine` with real state (levels, edges, I2C and SPI devices, PWM, ADC, timers); reset() per test.
+# A fake RP2040 `machine` with real state (levels, edges, I2C and SPI devices, PWM, ADC, timers,
+# sleeps, VBUS on GP24, IO_BANK0's dormant wake registers through mem32); reset() per test.
 import micropython
 
 _MASK = 0x3FFFFFFF
@@ -20,9 +21,84 @@ class _State:
         self.idle_calls = 0
         self.idle_hook = None  # called by each idle(): move a clock, fire a timer, drive a pin
         self.idle_limit = 100000  # more idle() calls than this: nothing would ever wake the loop
+        self.sleeps = []  # each lightsleep(): its ms, or None (dormant)
+        # What a sleep lets happen: sleep_hook(ms) (-1: dormant, no time), else the world's
+        # sleep(ms) (a FakeSelect: the clock moves to the stamp or the next scheduled interrupt,
+        # which runs), else idle(). A dormant sleep must end with a pin armed in the dormant
+        # wake registers changed, as nothing else wakes the chip.
+        self.sleep_hook = None
+        self.world = None  # the FakeSelect made last, which sets itself here
+        self.dormant = False
+        self.irqs_in_dormant = True  # False: an edge while dormant reaches no IRQ handler
+        self.words = {}  # mem32: word address -> value (the aliases folded in)
 
 
 state = _State()
+
+VBUS = 24  # the Pico's VBUS sense (through its own divider): high while USB powers the board
+_IO_BANK0 = 0x40014000
+_WAKE_INTE0 = _IO_BANK0 + 0x160
+
+
+def set_vbus(on):
+    """USB power present (True) or the board on battery (False)."""
+    target = line(VBUS)
+    target.external = 1 if on else 0
+    target.settle()
+
+
+class _Mem32:
+    """machine.mem32 over peripheral registers: a write to a register's XOR, SET or CLEAR alias
+    (+0x1000, +0x2000, +0x3000) changes the register's bits as the RP2040's bus does."""
+
+    def __getitem__(self, address):
+        return state.words.get(address & ~0x3000, 0)
+
+    def __setitem__(self, address, value):
+        base = address & ~0x3000
+        alias = address >> 12 & 3
+        old = state.words.get(base, 0)
+        value &= 0xFFFFFFFF
+        state.words[base] = (
+            (old, old ^ value, old | value, old & ~value)[alias] if alias else value
+        )
+
+
+mem32 = _Mem32()
+
+
+def _armed(gpio):
+    """The dormant wake bits of a GPIO: 1 level low, 2 level high, 4 edge low, 8 edge high."""
+    return state.words.get(_WAKE_INTE0 + 4 * (gpio >> 3), 0) >> 4 * (gpio & 7) & 15
+
+
+def _sleep(most):
+    if state.sleep_hook is not None:
+        state.sleep_hook(most)
+    elif state.world is not None:
+        state.world.sleep(most)
+    else:
+        idle()
+
+
+def lightsleep(ms=None):
+    state.sleeps.append(ms)
+    if ms is not None:
+        _sleep(ms)
+        return
+    levels = {gpio: target.level for gpio, target in state.lines.items()}
+    state.dormant = True
+    try:
+        _sleep(-1)
+    finally:
+        state.dormant = False
+    for gpio, target in state.lines.items():
+        was = levels.get(gpio, target.level)
+        if was == target.level:
+            continue
+        if _armed(gpio) & ((8 | 2) if target.level else (4 | 1)):
+            return
+    raise RuntimeError("dormant: no armed pin changed; the chip would sleep for ever")
 
 
 def reset():
@@ -110,7 +186,8 @@ class _Line:
             return
         self.level = level
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
-        if self.handler is not None and self.trigger & edge:
+        reaches = not state.dormant or state.irqs_in_dormant
+        if self.handler is not None and self.trigger & edge and reaches:
             _call(self.handler, self.irq_pin, self.hard)
         for listener in self.listeners:
             listener(self)
@@ -293,7 +370,14 @@ class SPI:
             raise ValueError("bad SPI settings")
         self.bus = spi_bus(id)
         self.bus.baudrate = baudrate
+        self.bus.inits = 0  # init(baudrate=...) calls after construction
         self.mode = (polarity, phase)
+
+    def init(self, *, baudrate):
+        if not 0 < baudrate <= 62500000:
+            raise ValueError("bad SPI settings")
+        self.bus.baudrate = baudrate
+        self.bus.inits += 1
 
     def write(self, buf):
         bus = self.bus

@@ -5,6 +5,7 @@
 # it "sleeps" (moves the Clock) until the next scheduled interrupt or the end of the timeout,
 # runs that interrupt's action (drive a pin, put bytes on a stream, or nothing) and asks again.
 # CPython's select.poll cannot poll a Python object, hence this fake in both interpreters.
+from fakes import fake_machine
 from ticks import diff
 
 POLLIN = 1
@@ -94,6 +95,7 @@ class FakeSelect:
         self.interrupts = 0  # interrupts that woke a sleeping poll
         self.returns = 0
         self.slept = 0  # ms spent sleeping in poll
+        fake_machine.state.world = self  # a machine.lightsleep sleeps here too
 
     def poll(self):
         poller = FakePoll(self)
@@ -105,7 +107,8 @@ class FakeSelect:
         self.schedule.append([stamp, action])
 
     def sleep(self, most):
-        """WFE with a one-shot timer of `most` ms (-1: none): until the next interrupt or then."""
+        """WFE with a one-shot timer of `most` ms (-1: none): until the next interrupt or then.
+        machine.lightsleep on the fake machine sleeps here too."""
         clock = self.clock
         soonest = None
         for entry in self.schedule:

@@ -45,7 +45,7 @@ def test_a_good_board_passes_and_comes_back():
     assert check(Good) is Good
 
 
-SHIPPED = ("pico_minimal", "pico_oled", "pico_sh1106", "pico_ssd1309", "pico_tm1637")
+SHIPPED = ("pico_lcd", "pico_minimal", "pico_oled", "pico_sh1106", "pico_ssd1309", "pico_tm1637")
 
 
 def test_every_board_file_passes():
@@ -108,8 +108,8 @@ def test_bad_pins_buttons_and_displays_are_named():
         "board good: BUTTONS has an unknown key 9"
     )
     assert refused(variant(LEDS={b.PLAY: 20})) == "board good: LEDS has an unknown key 2"
-    assert refused(variant(DISPLAY="lcd")) == (
-        "board good: DISPLAY is 'lcd'; it is 'oled' or 'tm1637'"
+    assert refused(variant(DISPLAY="epaper")) == (
+        "board good: DISPLAY is 'epaper'; it is 'oled', 'tm1637' or 'lcd'"
     )
     assert refused(variant(make_display=7)) == "board good: make_display is not a function"
     assert check(variant(LEDS=None, BUZZER=None, BATTERY_ADC=None)).BUZZER is None
@@ -159,7 +159,7 @@ def test_a_name_is_letters_digits_and_underscores():
 def test_a_display_that_is_not_a_kind_is_refused_whatever_its_type():
     for bad in ("OLED", "", 1, None, ["oled"], ("oled",), {"oled": 1}):
         said = refused(variant(DISPLAY=bad))
-        assert said == "board good: DISPLAY is %r; it is 'oled' or 'tm1637'" % (bad,), said
+        assert said == "board good: DISPLAY is %r; it is 'oled', 'tm1637' or 'lcd'" % (bad,), said
 
 
 def test_the_watchdog_is_off_or_within_the_rp2040s():

@@ -6,6 +6,7 @@ import os
 import boards
 from fake_devices import Sh1106Panel, Ssd1306Panel, Ssd1309Panel, Tm1637Chip
 from fakes import fake_machine as m
+from fakes.ht1621_chip import Ht1621Chip
 from fakes.fake_fs import FakeFs
 from fakes.fake_select import FakeSelect
 from hal import buttons as b
@@ -184,7 +185,7 @@ def test_boards_missing_a_required_button_or_with_an_unknown_display_are_refused
     select = FakeSelect(clock)
     for board, message in (
         (NoPlay, "board segment_board: BUTTONS has no play"),
-        (Crt, "board oled_board: DISPLAY is 'crt'; it is 'oled' or 'tm1637'"),
+        (Crt, "board oled_board: DISPLAY is 'crt'; it is 'oled', 'tm1637' or 'lcd'"),
         (Clash, "board oled_board: GP13 is used twice: BUZZER and LEDS[right]"),
     ):
         error = raises(
@@ -227,6 +228,10 @@ def test_every_board_in_boards_builds_a_working_hal():
                 panel = bus.attach(model(), board.OLED_DC, board.OLED_CS)
             else:
                 panel = m.bus(board.I2C_ID).attach(board.OLED_ADDRESS, model())
+        elif board.DISPLAY == "lcd":
+            wr, data = m.line(board.LCD_WR), m.line(board.LCD_DATA)
+            chips = [Ht1621Chip(m.line(board.LCD_LEFT_CS), wr, data)]
+            chips.append(Ht1621Chip(m.line(board.LCD_RIGHT_CS), wr, data))
         else:
             Tm1637Chip(m.line(board.TM1637_LEFT_CLK), m.line(board.TM1637_LEFT_DIO))
             Tm1637Chip(m.line(board.TM1637_RIGHT_CLK), m.line(board.TM1637_RIGHT_DIO))
@@ -243,12 +248,15 @@ def test_every_board_in_boards_builds_a_working_hal():
             io=io,
             display=driver_for,
         )
-        frame = bytearray(1024 if board.DISPLAY == "oled" else 8)
+        frame = bytearray({"oled": 1024, "lcd": 12}.get(board.DISPLAY, 8))
         for i in range(0, len(frame), 37):
             frame[i] = 0x5A
         hal.display.show(frame)
         if board.DISPLAY == "oled":
             assert hal.display.errors == 0 and panel.visible() == frame
+        elif board.DISPLAY == "lcd":
+            assert chips[0].on and chips[1].on
+            assert chips[0].glass_byte(0) == hal.display.left._table[0x5A]
         else:
             assert hal.display.left.acked and hal.display.right.acked
         for button, gpio in board.BUTTONS.items():

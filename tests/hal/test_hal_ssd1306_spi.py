@@ -176,3 +176,21 @@ def test_the_fake_spi_refuses_what_rp2_would_get_wrong():
     raises(ValueError, m.SPI, 0, sck=m.Pin(3), mosi=m.Pin(2), miso=None)  # swapped
     raises(ValueError, m.SPI, 1, sck=m.Pin(2), mosi=m.Pin(3), miso=None)  # SPI0's pins
     raises(ValueError, m.SPI, 0, sck=m.Pin(2), mosi=m.Pin(3))  # rp2 would take GP16 for MISO
+
+
+def test_the_first_wake_asks_the_bus_for_its_rate_again_and_no_other():
+    # v1.28.0's light sleep leaves clk_peri at 125 MHz: the divider set at 48 MHz is worked out
+    # again once; later wakes find clk_peri where the first left it.
+    for board in (pico_oled_spi, pico_ssd1309_spi):
+        m.reset()
+        m.spi_bus(board.SPI_ID).attach(Ssd1306Panel(), board.OLED_DC, board.OLED_CS)
+        make = getattr(board, "make_display", ssd1306_spi.from_board)
+        oled = make(m, board, m.Clock().sleep_us)
+        bus = m.spi_bus(board.SPI_ID)
+        assert bus.inits == 0
+        oled.wake()
+        oled.wake()
+        assert bus.inits == 1 and bus.baudrate == board.SPI_FREQ
+    _, _, bare = setup()
+    bare.wake()  # built without a rate to ask again: nothing to do
+    assert m.spi_bus(0).inits == 0

@@ -80,7 +80,7 @@ def test_play_held_at_power_on_leaves_the_board_at_the_repl(tmp_path):
         ((), {"BUZZER": '"13"'}, "BUZZER is '13', not a GPIO number 0..29"),
         ((), {"BUTTONS": "{LEFT: 14, RIGHT: 15}"}, "BUTTONS has no play"),
         ((), {"BUTTONS": "[14, 15, 16]"}, "BUTTONS is a dict of button -> GPIO"),
-        ((), {"DISPLAY": '"lcd"'}, "DISPLAY is 'lcd'; it is 'oled' or 'tm1637'"),
+        ((), {"DISPLAY": '"crt"'}, "DISPLAY is 'crt'; it is 'oled', 'tm1637' or 'lcd'"),
         (("DISPLAY",), {}, "DISPLAY is missing"),
         (("BUTTONS",), {}, "BUTTONS is missing"),
         (("STORAGE_ROOT",), {}, "STORAGE_ROOT is missing"),

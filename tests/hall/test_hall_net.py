@@ -141,7 +141,7 @@ def test_a_clock_with_no_wifi_stored_is_a_clock_in_no_hall():
     assert same_play(clock) and clock.net.state == hall_net.IDLE
     clock.app.new_game()
     clock.run_until(clock.hal.now + 1000)
-    assert word(clock) == ""
+    assert word(clock) == "PRESS LEVER"  # as on any clock: no word about a network
 
 
 def test_set_wifi_while_a_clock_runs_starts_the_chip_only_at_the_pause():

@@ -55,6 +55,7 @@ def test_the_board_layout():
     assert ("hal/rp2040/hal.py", "/hal/rp2040/hal.mpy") in compiled
     assert "firmware/notation/pcn_toml.py" in manifest.excluded
     assert [name for name, _ in manifest.board_files()] == [
+        "pico_lcd",
         "pico_minimal",
         "pico_oled",
         "pico_oled_spi",

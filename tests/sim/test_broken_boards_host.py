@@ -14,8 +14,8 @@ from sim import boards
 from sim.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHIPPED = ["pico_oled", "pico_minimal", "pico_oled_spi", "pico_sh1106", "pico_ssd1309"]
-SHIPPED += ["pico_ssd1309_spi", "pico_tm1637", "picow_oled"]
+SHIPPED = ["pico_oled", "pico_lcd", "pico_minimal", "pico_oled_spi", "pico_sh1106"]
+SHIPPED += ["pico_ssd1309", "pico_ssd1309_spi", "pico_tm1637", "picow_oled"]
 
 with open(os.path.join(ROOT, "boards", "pico_oled.py"), encoding="utf-8") as _source:
     OLED = _source.read()

@@ -38,8 +38,10 @@ def test_every_board_has_a_label_with_its_name_version_batteries_and_confirm_ste
     assert lines[0] == "Tournament game clock"
     assert "Board: %s (%s display)" % (name, boards.load(name).DISPLAY) in lines
     assert "Firmware: " + VERSION in lines
-    assert "3 x AA alkaline cells (LR6, 1.5 V), or USB." in lines
+    cells = getattr(boards.load(name), "BATTERY_CELLS", 3)
+    assert "%d x AA alkaline cells (LR6, 1.5 V), or USB." % cells in lines
     assert "End/undo/new game: hold SET, then confirm." in lines
+    assert [line for line in lines if line.startswith("Off: hold ")]
     assert all(len(line) <= label.WRAP for line in texts(label.svg(boards.load(name))))
 
 
@@ -52,6 +54,11 @@ def test_the_manual_follows_the_buttons_and_the_display():
     assert "The button held 1 s: SET (menus, arbiter)." in minimal
     assert not [line for line in minimal if line.startswith("PLAY:")]
     assert "Low battery: the % at the bottom right is inverted." in minimal
+    assert "Off: hold the button 5 s (not while a clock runs); on: a lever or PLAY." in minimal
+    lcd = joined(texts(label.svg(boards.load("pico_lcd"))))
+    assert "2 x AA alkaline cells (LR6, 1.5 V), or USB." in lcd
+    assert "Low battery: the point after the last digit, lit." in lcd
+    assert "On battery the running light flashes once a second." in lcd
 
 
 def test_the_version_is_written_once_and_pyproject_agrees():

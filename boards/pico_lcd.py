@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+# Raspberry Pi Pico + two six-digit HT1621 segment LCD modules (one per player) on 2 x AA: the low-power board.
+#
+# | function            | GPIO | Pico pin   | wire to                                      |
+# |---------------------|------|------------|----------------------------------------------|
+# | left module CS      | GP8  | 11         | left HT1621 module CS                        |
+# | right module CS     | GP9  | 12         | right HT1621 module CS                       |
+# | modules WR          | GP10 | 14         | WR of both modules                           |
+# | modules DATA        | GP11 | 15         | DATA of both modules                         |
+# | modules VCC / GND   |      | 36 / 38    | 3V3(OUT) / GND; backlight (LED+) unconnected |
+# | left lever          | GP14 | 19         | switch to GND (internal pull-up)             |
+# | right lever         | GP15 | 20         | switch to GND                                |
+# | play / pause        | GP16 | 21         | push button to GND                           |
+# | set                 | GP17 | 22         | push button to GND                           |
+# | plus                | GP18 | 24         | push button to GND                           |
+# | minus               | GP19 | 25         | push button to GND                           |
+# | buzzer              | GP13 | 17         | passive piezo (+), other lead to GND         |
+# | battery sense       | GP29 | (on board) | VSYS through the Pico's 1/3 divider (ADC3)   |
+# | USB power sense     | GP24 | (on board) | VBUS: high while USB powers the board        |
+# | power               |      | 39         | VSYS: 2 x AA through a Schottky diode        |
+# | left light (LED)    | GP20 | 26         | 330 ohm to the LED's anode, cathode to GND   |
+# | right light (LED)   | GP21 | 27         | 330 ohm to the LED's anode, cathode to GND   |
+from hal.buttons import LEFT, MINUS, PLAY, PLUS, RIGHT, SET
+
+NAME = "pico_lcd"
+DISPLAY = "lcd"
+LCD_LEFT_CS = 8
+LCD_RIGHT_CS = 9
+LCD_WR = 10
+LCD_DATA = 11
+BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
+LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
+LED_FLASH_MS = 60  # on battery a running side's light flashes this long each second
+BUZZER = 13
+BATTERY_ADC = 29
+VBUS_SENSE = 24  # on battery the clock sleeps between events (docs/build.md)
+BATTERY_CELLS = 2
+PLAY_UA = 2400  # in play on battery, measured by make bench-chip: sets the low-battery warning
+WATCHDOG_MS = 5000
+STORAGE_ROOT = "/data"  # presets, settings and the saved game

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: MIT
+# Sleeping on battery: machine.lightsleep until the loop's next stamp; dormant while the clock is off.
+#
+# With USB power (the board's VBUS sense pin high) the HAL waits in select.poll as it always did:
+# USB CDC does not survive a light sleep. On battery, a wait is one machine.lightsleep(ms):
+# clk_sys runs from the 12 MHz crystal and PLL_SYS is powered down (a Pico then draws about
+# 1.5 mA against 18 mA waiting at 125 MHz). A lever or a button ends it early: MicroPython
+# v1.28.0's rp2 port wakes lightsleep(ms) for a pin that has an IRQ handler, and every button has
+# one, which stamps the edge as it always does, so a press during a sleep is charged at its own
+# millisecond. The VBUS pin has a handler too, so plugging USB in ends a sleep at once.
+#
+# Dormant (machine.lightsleep() without a time: the crystal stops, only armed pins wake it) is for
+# the clock switched off: the levers and PLAY are armed in IO_BANK0's DORMANT_WAKE_INTE registers
+# (MicroPython arms none), through machine.mem32, for a falling edge; VBUS for a rising one. The
+# RP2040 datasheet's figures: 0.39 mA asleep, 0.18 mA dormant for the chip alone.
+#
+# One race is left open: an edge whose IRQ runs between the loop's last look at the ring and the
+# sleep's start is stamped and kept, but the sleep runs to its stamp (a second at most) before
+# the loop shows it; the charge is exact either way.
+from micropython import const
+from ticks import diff
+
+_IO_BANK0 = const(0x40014000)
+_INTR0 = const(0xF0)  # raw interrupts: writing 1 clears a latched edge
+_WAKE_INTE0 = const(0x160)  # DORMANT_WAKE_INTE0..3: 4 bits a GPIO, 8 GPIOs a register
+_SET = const(0x2000)  # a register's atomic alias that sets the bits written
+_CLEAR = const(0x3000)  # ... that clears them
+_EDGE_LOW = const(4)
+_EDGE_HIGH = const(8)
+_SHORTEST_MS = const(3)  # lightsleep(1) is only a delay on rp2: shorter waits poll
+
+
+class Sleeper:
+    """On an injected `machine`: `vbus` the VBUS sense GPIO, `wakers` {button: GPIO} of the
+    buttons that wake a dormant clock (already inputs with pull-ups), `edges` the HAL's EdgeRing,
+    `display` the display driver (its optional wake() is called after each sleep: an SPI display
+    re-inits its bus there, since MicroPython v1.28.0 leaves clk_peri changed after one)."""
+
+    def __init__(self, machine, vbus, wakers, edges, ticks_ms, display):
+        Pin = machine.Pin
+        self._lightsleep = machine.lightsleep
+        self._mem32 = getattr(machine, "mem32", None)
+        pin = Pin(vbus, Pin.IN)  # the Pico's own divider holds it: no pull
+        self._vbus = pin.value
+        self._vbus_gpio = vbus
+        self._wakers = tuple((button, gpio, Pin(gpio)) for button, gpio in sorted(wakers.items()))
+        self._edges = edges
+        self._pending = edges.pending
+        self._ticks_ms = ticks_ms
+        self._wake = getattr(display, "wake", None)
+        self.light = 0  # light sleeps since power-on
+        self.dormant = 0
+        self.plugs = 0  # USB power arriving, seen by the VBUS pin's IRQ
+        self._on_vbus = self._plugged  # bound once: the handler allocates nothing
+        pin.irq(handler=self._on_vbus, trigger=Pin.IRQ_RISING, hard=True)
+
+    def _plugged(self, pin):
+        self.plugs = (self.plugs + 1) & 0x3FFFFFFF
+
+    def on_battery(self):
+        return self._vbus() == 0
+
+    def sleep(self, until, poll):
+        """Sleep lightly until stamp `until`, an edge or another interrupt; `poll(until)` waits
+        instead for what is too short to sleep. Returns after one sleep: the loop takes an early
+        return as a pass with nothing to do."""
+        if self._pending():
+            return
+        timeout = diff(until, self._ticks_ms())
+        if timeout <= 0:
+            return
+        if timeout < _SHORTEST_MS:
+            poll(until)
+            return
+        self._lightsleep(timeout)
+        self.light = (self.light + 1) & 0x3FFFFFFF
+        if self._wake is not None:
+            self._wake()
+
+    def deep(self):
+        """Dormant until a lever, PLAY or USB power; a press that woke the clock is in the ring
+        when this returns (its IRQ may not have seen an edge that came with no clock running).
+        Without machine.mem32 (no wake can be armed) it sleeps lightly for a second instead."""
+        mem32 = self._mem32
+        if mem32 is None:
+            self._lightsleep(1000)
+            return
+        self._arm(mem32, _SET)
+        self._lightsleep()
+        self._arm(mem32, _CLEAR)
+        self.dormant = (self.dormant + 1) & 0x3FFFFFFF
+        if self._wake is not None:
+            self._wake()
+        edges = self._edges
+        if not edges.pending():
+            for button, _gpio, pin in self._wakers:
+                if pin.value() == 0:
+                    edges.push(button, True, self._ticks_ms())
+
+    def _arm(self, mem32, alias):
+        for _button, gpio, _pin in self._wakers:
+            _wake_bits(mem32, alias, gpio, _EDGE_LOW)
+        _wake_bits(mem32, alias, self._vbus_gpio, _EDGE_HIGH)
+
+
+def _wake_bits(mem32, alias, gpio, edge):
+    shift = 4 * (gpio & 7)
+    register = _IO_BANK0 + 4 * (gpio >> 3)
+    mem32[register + _WAKE_INTE0 + alias] = edge << shift
+    if alias == _CLEAR:
+        mem32[register + _INTR0] = edge << shift  # the latched wake edge, cleared
