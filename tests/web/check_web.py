@@ -50,6 +50,7 @@ def replayed_frame(trace):
     fs = StoredFs(DictStore({prefix + p: t for p, t in trace["files"].items()}), prefix)
     hal = VirtualHal(Storage("/data", fs, fs.open), trace["start"])
     board = boards.load(trace["board"])
+    boards.fit(hal, board)  # the board's battery gauge and lights, as the page's HAL has them
     app = ClockApp(hal, tuple(board.BUTTONS), kinds.screen_for(board), trace["start"])
     runner = Runner(hal, app)
     for stamp, button, pressed in trace["edges"]:
