@@ -144,11 +144,12 @@ def battery_figures(board, states, press_stretch, presses, board_module):
         out["states"][name] = entry
     press = None
     if press_stretch is not None and presses:
+        # What the presses add is the core's work: what the display showed meanwhile (other
+        # digits lit) is the running stretch's business, and could make a press look free.
         extra = {}
-        for pack, count in PACKS.items():
-            total = current(press_stretch, board, count)[0] * press_stretch.ms
-            base = current(running, board, count)[0] * press_stretch.ms
-            extra[pack] = (total - base) / presses / 1000  # mA s a press
+        spent = (pico_ma(press_stretch) - pico_ma(running)) * press_stretch.ms
+        for pack in PACKS:
+            extra[pack] = spent / presses / 1000  # mA s a press
         press = press_stretch.figures()
         press["presses"] = presses
         press.update({"mas_" + pack: round(value, 4) for pack, value in extra.items()})

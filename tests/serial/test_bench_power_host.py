@@ -64,6 +64,15 @@ def test_in_play_adds_a_press_every_thirty_seconds_and_hours_follow():
     assert out["pack"] == "2aa" and out["hours_after_warning"] >= 10
 
 
+def test_a_press_costs_the_cores_work_whatever_the_display_showed_meanwhile():
+    import boards.pico_tm1637 as board
+
+    running = stretch(20000, 200, 0, 19800, tm1637_on=2, tm1637_seg=30)
+    presses = stretch(20000, 400, 0, 19600, tm1637_on=2, tm1637_seg=20)  # fewer segments lit
+    out = power.battery_figures("pico_tm1637", {"running": running}, presses, 10, board)
+    assert out["states"]["press"]["mas_3aa"] == pytest.approx(0.47, abs=1e-4)
+
+
 def test_an_image_without_the_clock_frozen_in_gets_no_battery_figures(
     tmp_path, capsys, monkeypatch
 ):
