@@ -30,7 +30,8 @@ LCD_WR = 10
 LCD_DATA = 11
 BUTTONS = {LEFT: 14, RIGHT: 15, PLAY: 16, SET: 17, PLUS: 18, MINUS: 19}
 LEDS = {LEFT: 20, RIGHT: 21}  # the running-side lights
-LED_FLASH_MS = 60  # on battery a running side's light flashes this long each second
+LED_FLASH_MS = 20  # on battery a running side's light flashes this long each second: the glass
+# shows the running side too, and a lit LED at 4 mA is more than the rest of this board in play
 BUZZER = 13
 BATTERY_ADC = 29
 VBUS_SENSE = 24  # on battery the clock sleeps between events (docs/build.md)
