@@ -88,7 +88,7 @@ _STEP_MS = const(350)
 # every HINT_EVERY_MS: shown from its start _HINT_HOLD_MS, one digit further every _STEP_MS,
 # its end to the end of HINT_MS.
 HINT_AFTER_MS = const(4000)
-HINT_EVERY_MS = const(6000)
+HINT_EVERY_MS = const(10000)  # a cycle costs ~23 ms of bit-banging: 0.23 % of the ready screen
 HINT_MS = const(2500)
 _HINT_HOLD_MS = const(700)
 
