@@ -79,3 +79,27 @@ def test_a_watchdog_that_runs_out_resets_the_chip_and_the_emulator_answers(tmp_p
         resets = [e for e in chip.events() if e["ev"] == "reset"]
     assert state["resets"] >= 5 and len(resets) == state["resets"]
     assert {e["why"] for e in resets} == {"watchdog"}
+
+
+class _ResettingChip:
+    """A chip whose watchdog runs out while it answers the command written to it."""
+
+    resets = 0
+
+    def take_output(self):
+        return b""
+
+    def write(self, data):
+        self.resets += 1
+
+    def run(self, ms):
+        return {"t": 0.0, "exec_ms": 0.0, "resets": self.resets}
+
+    def events(self):
+        return [{"ev": "reset", "why": "watchdog", "t": 0.0}]
+
+
+def test_a_reset_while_the_bench_waits_for_an_answer_is_said_at_once():
+    bench = bench_chip.Bench(_ResettingChip(), "pico_oled")
+    with pytest.raises(bench_chip.Hung, match=r"reset \(watchdog\) before it answered GAME"):
+        bench.ask("GAME")
