@@ -14,8 +14,9 @@
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
 // the socket at fd N. The display's writes (hardware I2C transactions, bursts on hardware SPI,
 // bit-banged TM1637 frames), the running-side lights' levels (--leds), the core's sleeps of
-// 2 ms or more (the main loop between passes), flash erases and programs, and resets are kept
-// as events with their emulated ms, taken by {"op": "events"}.
+// 2 ms or more (the main loop between passes), flash erases and programs, and resets (why:
+// 'watchdog', 'forced', 'breakpoint', 'command') are kept as events with their emulated ms,
+// taken by {"op": "events"}.
 //
 // Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
 // and lights show (meter.mjs) come with every answer.
@@ -109,6 +110,7 @@ let baseNs = 0; // the emulated ns of the boots before this one
 let execNs = 0; // emulated ns the core was not asleep
 let resets = 0;
 let resetAsked = false;
+let resetWhy = ''; // the reset event's why: 'watchdog' (it ran out), 'forced' (machine.reset())
 let stopSlice = false;
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
@@ -425,10 +427,17 @@ function boot(flash) {
       for (let i = 0; i < r[2] >>> 0; i++) mcu.flash[(r[0] >>> 0) + i] &= mcu.readUint8(r[1] + i);
     } else {
       process.stderr.write(`emu.mjs: breakpoint ${code} at 0x${mcu.core.PC.toString(16)}\n`);
+      resetWhy = 'breakpoint';
       resetAsked = stopSlice = true;
     }
   };
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+  const watchdog = mcu.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => {
+    // rp2040js 1.3.3 arms the watchdog's alarm again for the instant it fired (0 ticks left),
+    // so clock.tick() would call this forever and the emulator never answer: the chip resets
+    // instead, with the watchdog off as a reset leaves it.
+    watchdog.alarm.enable = false;
+    resetWhy = watchdog.reason === 1 ? 'watchdog' : 'forced';
     resetAsked = stopSlice = true;
   };
   level = new Array(NPIN).fill(0);
@@ -463,12 +472,12 @@ function boot(flash) {
   cdc.onSerialData = (data) => serial.write(Buffer.from(data));
   mcu.core.PC = 0x10000000; // boot2, then the image (the ROM's own boot path is skipped)
 }
-function reboot() {
+function reboot(why) {
   const flash = mcu.flash.slice(0, FLASH_SIZE);
   baseNs += clock.nanos;
   resets++;
   boot(flash);
-  event({ ev: 'reset' });
+  event({ ev: 'reset', why });
 }
 
 // ---------------------------------------------------------------- running
@@ -559,7 +568,7 @@ function slice(limitNs) {
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   if (resetAsked) {
     resetAsked = false;
-    reboot();
+    reboot(resetWhy);
   }
 }
 let freeRunning = false;
@@ -655,7 +664,7 @@ function next() {
       return done({ ...status(), ...found });
     }
     case 'reset':
-      reboot();
+      reboot('command');
       return done(status());
     case 'quit':
       answer(status());

@@ -143,10 +143,13 @@ class Bench:
         """Send one command line; run the chip until its OK/ERR answer (at most limit_ms)."""
         self._read_lines()
         self.lines = []
+        resets = self.chip.run(0)["resets"]
         self.chip.write(command.encode() + b"\n")
         spent = 0
         while spent < limit_ms:
-            self.chip.run(20)
+            if self.chip.run(20)["resets"] != resets:
+                why = [e.get("why") for e in self.chip.events() if e["ev"] == "reset"] or ["?"]
+                raise Hung("the chip reset (%s) before it answered %s" % (why[-1], command))
             spent += 20
             time.sleep(0.002)
             self._read_lines()
@@ -156,8 +159,8 @@ class Bench:
                     return line
         raise Hung("no answer to %s within %d emulated ms" % (command, limit_ms))
 
-    def ok(self, command):
-        line = self.ask(command)
+    def ok(self, command, limit_ms=5000):
+        line = self.ask(command, limit_ms)
         if not line.startswith("OK"):
             raise RuntimeError("%s: %s" % (command, line))
         return line[3:]
@@ -287,7 +290,8 @@ class Bench:
     def charge_check(self, edges, skip=()):
         """Compare each ply's charged ms (the GAME record) with its lever edges; plies in `skip`
         had a pause in them."""
-        record = json.loads(self.ok("GAME"))
+        # The record takes its time: 25 ms a ply on stock MicroPython, 6 ms on the own UF2.
+        record = json.loads(self.ok("GAME", 60000))
         for ply, entry in enumerate(record["plies"], 1):
             if ply < len(edges) and ply not in skip:
                 error = entry["elapsed_ms"] - (edges[ply] - edges[ply - 1])

@@ -60,8 +60,17 @@ def run(channel, text, now):
         else:
             from app import game_record
 
-            channel.write_part("OK ")
-            game_record.write(app, channel.write_part)
+            # A long game's record takes seconds on the chip (25 ms a ply on stock MicroPython,
+            # 6 ms frozen): each piece feeds the watchdog, or its 5 s would reset the clock.
+            part = channel.write_part
+            feed = app.hal.feed
+
+            def out(text):
+                part(text)
+                feed()
+
+            part("OK ")
+            game_record.write(app, out)
             send("")
     elif verb == "HALL":
         from app import hall_commands

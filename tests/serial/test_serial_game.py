@@ -31,6 +31,14 @@ def test_before_any_game_game_says_there_is_none():
     assert SerialClock().ask("GAME now") == ["ERR usage: GAME"]
 
 
+def test_game_feeds_the_watchdog_as_it_writes_a_long_record():
+    presses = [(2000 + 1000 * ply, b.LEFT if ply % 2 else b.RIGHT) for ply in range(1, 41)]
+    clock = played("Blitz 5+3", presses)
+    fed = clock.hal.fed
+    assert len(game(clock)["plies"]) == 40
+    assert clock.hal.fed - fed >= 80  # a piece of each ply's elapsed time and log entry
+
+
 def test_game_is_a_pcn_record_with_the_clocks_own_field():
     clock = played("Blitz 5+3", [(9000, b.LEFT), (21000, b.RIGHT), (24000, b.LEFT)])
     record = game(clock)
