@@ -13,7 +13,7 @@ MINIMAL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 
 
 class Clock:
-    def __init__(self, present=FULL, screen=None, fs=None, start=1000, preset=None):
+    def __init__(self, present=FULL, screen=None, fs=None, start=1000, preset=None, board=None):
         if screen is None:
             from ui.oled import OledScreen
 
@@ -25,6 +25,10 @@ class Clock:
         self.fs = fs
         self.storage = Storage("/", self.fs, self.fs.open)
         self.hal = VirtualHal(self.storage, start)
+        if board is not None:  # the board file's battery gauge and light flash, as on the board
+            from sim.boards import fit
+
+            fit(self.hal, board)
         self.app = ClockApp(self.hal, present, screen, start)
         if preset is not None:
             self.choose(preset)

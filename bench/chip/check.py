@@ -17,6 +17,7 @@ sys.path.insert(0, HERE)
 
 import run as bench  # noqa: E402
 from chip import Chip, Hung  # noqa: E402
+import power  # noqa: E402
 
 BOARD = "pico_oled"
 SPEC = "chessclock:G/5/3"
@@ -38,7 +39,9 @@ def simulated_frame():
     from harness import Clock
     from hal import buttons
 
-    clock = Clock(fs=MiniFs())
+    from boards import pico_oled
+
+    clock = Clock(fs=MiniFs(), board=pico_oled)  # its battery gauge, as the chip's HAL has it
     clock.hal._battery_mv = chip_battery_mv()  # the battery figure the emulated ADC gives
     app = clock.app
     app.choose_preset(app.add_preset("b-ci", SPEC))
@@ -69,6 +72,7 @@ def main():
         print("chip check: " + problem, file=sys.stderr)
         return 2
     with Chip(os.path.abspath(firmware), bootrom, timeout=120) as chip:
+        chip.drive(power.VBUS, 1)  # a Pico on USB, as flash.sh has it: no sleep, the USB face
         if not bench.clock_running(chip):
             with open(os.path.join(ROOT, "build", "chip-check.log"), "w") as log:
                 bench.install(chip, BOARD, log)
