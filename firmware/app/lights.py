@@ -59,6 +59,7 @@ class Lights:
         self.left = self.right = OFF
         self.since = now
         self.flash = 0  # ms a running light flashes each second; 0: steady (battery() sets it)
+        self._left_lit = self._right_lit = False  # the levels follow() last wrote
 
     def battery(self, on):
         """On battery a running light flashes for the leds' flash_ms; with USB power steady."""
@@ -88,14 +89,24 @@ class Lights:
             self.since = now
         flash = self.flash
         if mode < SLOW and not flash:  # steady: on or off, as level() says, without its calls
-            self.leds.set(left == ON, right == ON)
+            left_lit = left == ON
+            right_lit = right == ON
         else:
-            self.leds.set(
-                level(left, self.since, now, flash), level(right, self.since, now, flash)
-            )
+            left_lit = level(left, self.since, now, flash)
+            right_lit = level(right, self.since, now, flash)
+        self._left_lit = left_lit
+        self._right_lit = right_lit
+        self.leds.set(left_lit, right_lit)
 
     def until_edge(self, now):
-        """Milliseconds from `now` until a light turns on or off; -1: neither blinks."""
-        left = until_edge(self.left, self.since, now, self.flash)
-        right = until_edge(self.right, self.since, now, self.flash)
+        """Milliseconds from `now` until a light turns on or off; -1: neither blinks. 0 when an
+        edge went by since follow() last wrote the levels (a pass that saved to flash past it):
+        the light is set right at once, not a blink later."""
+        flash = self.flash
+        left = until_edge(self.left, self.since, now, flash)
+        right = until_edge(self.right, self.since, now, flash)
+        if left >= 0 and level(self.left, self.since, now, flash) != self._left_lit:
+            return 0
+        if right >= 0 and level(self.right, self.since, now, flash) != self._right_lit:
+            return 0
         return right if left < 0 or 0 <= right < left else left

@@ -142,3 +142,20 @@ def test_a_game_ended_by_the_arbiter_leaves_both_dark():
     assert clock.state() == "over" and clock.app.game.reason() != 1
     assert modes(clock) == (OFF, OFF) and lit(clock) == (False, False)
     assert clock.app.lights.until_edge(10000) == -1
+
+
+def test_an_edge_that_went_by_during_a_long_pass_wakes_the_loop_at_once():
+    # On battery a running light flashes 60 ms a second; a pass that saves to flash past the
+    # flash's end must not leave it lit until the next second's flash.
+    clock = Clock(preset="Blitz 5+3")
+    clock.hal.leds.flash_ms = 60
+    clock.app.lights.battery(True)
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(1010)
+    lights = clock.app.lights
+    assert lit(clock) == (True, False)  # the left player's clock runs: its flash began at 1000
+    assert lights.until_edge(1010) == 50
+    assert lights.until_edge(1080) == 0  # its end went by unseen (no follow() since 1010)
+    assert clock.app.next_wake(1080) <= 1080  # due: the loop does not sleep
+    clock.run_until(1090)
+    assert lit(clock) == (False, False) and lights.until_edge(1090) == 910
