@@ -11,6 +11,9 @@
 #               No time lights the last digit's point.
 #   flags       "FLAG" on a side that flagged first (or alone), "FLG2" after the other.
 #   low         status.battery_low: the last digit's point, on both sides.
+#   ready       a new game before a lever starts it (status.message is START_HINT): the times for
+#               the first HINT_AFTER_MS, then every HINT_EVERY_MS " PrESS" " LEVEr" for HINT_MS,
+#               a word on each module, so nothing scrolls (ui/seg7.py's timing).
 #   counters    status.info (SET while a clock runs): "n  23" (moves made), "M  12" (moves left
 #               to the control), "P   3" (periods left), as ui/seg7.py; INFO_BATTERY: "b  87".
 # Menus show one line on the twelve digits; a longer one scrolls (menu(..., now), menu_wait).
@@ -19,8 +22,8 @@ from micropython import const
 import ticks
 from clock import display
 from ui import font
-from ui.seg7 import encode
-from ui.status import INFO_BATTERY, SLOW
+from ui.seg7 import HINT_AFTER_MS, HINT_EVERY_MS, HINT_MS, encode
+from ui.status import INFO_BATTERY, SLOW, START_HINT
 
 DIGITS = const(6)  # per module
 _CELLS = const(12)  # both modules
@@ -54,6 +57,11 @@ class LcdScreen:
         self._line = None  # the menu line shown, its segments, and since when
         self._strip = b""
         self._since = 0
+        hint = bytearray(FRAME_BYTES)  # " PRESS" on the left module, " LEVER" on the right
+        words = START_HINT.split()
+        encode(words[0], hint, DIGITS - len(words[0]))
+        encode(words[1], hint, _CELLS - len(words[1]))
+        self._hint = hint
 
     def invalidate(self):
         self._valid = False
@@ -70,6 +78,8 @@ class LcdScreen:
         elif status.info:
             self._info(out, 0, left)
             self._info(out, DIGITS, right)
+        elif self._hint_into(status, status.now) >= 0:
+            out[:] = self._hint
         else:
             first = status.first_flag_side
             self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
@@ -88,6 +98,29 @@ class LcdScreen:
     def until_blink(self, view):
         """-1: nothing on the glass blinks."""
         return -1
+
+    def _hint_into(self, status, now):
+        """Milliseconds into the start hint's HINT_MS at `now`, or -1: the times are shown."""
+        lights = status.lights
+        if status.message is not START_HINT or lights is None:
+            return -1
+        shown = ticks.diff(now, lights.since)
+        if shown < HINT_AFTER_MS:
+            return -1
+        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+        return into if into < HINT_MS else -1
+
+    def until_hint(self, status, now):
+        """Milliseconds from `now` until the ready screen's start hint comes or goes (a new
+        game, `status` filled before), or -1."""
+        lights = status.lights
+        if status.message is not START_HINT or lights is None:
+            return -1
+        shown = ticks.diff(now, lights.since)
+        if shown < HINT_AFTER_MS:
+            return HINT_AFTER_MS - shown
+        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+        return HINT_MS - into if into < HINT_MS else HINT_EVERY_MS - into
 
     def _side(self, s, view, first):
         """Build side `s` into _sides, unless it already shows what `view` does."""

@@ -59,3 +59,29 @@ def test_the_seven_segment_modules_scroll_the_hint_between_the_times():
     clock.run_until(20000)
     assert list(clock.app.screen.frame)[4:8] != modules("PRESS LEVER")[4:8]
     assert clock.state() == "running"
+
+
+def test_the_lcd_modules_show_a_word_each_between_the_times():
+    from ui.lcd import LcdScreen
+
+    clock = Clock(screen=LcdScreen(), preset="Blitz 5+3")  # ready from 1000
+    clock.run_until(1000 + HINT_AFTER_MS - 1)
+    times = bytes(clock.app.screen.frame)
+    hint = bytearray(12)
+    encode("PRESS", hint, 1)
+    encode("LEVER", hint, 7)
+    assert times != hint
+    assert clock.app.next_wake(clock.hal.now) == 1000 + HINT_AFTER_MS  # woken for it
+    clock.run_until(1000 + HINT_AFTER_MS)
+    assert bytes(clock.app.screen.frame) == hint  # " PRESS" " LEVER": nothing to scroll
+    clock.run_until(1000 + HINT_AFTER_MS + HINT_MS - 1)
+    assert bytes(clock.app.screen.frame) == hint
+    clock.run_until(1000 + HINT_AFTER_MS + HINT_MS)
+    assert bytes(clock.app.screen.frame) == times
+    clock.run_until(1000 + HINT_AFTER_MS + HINT_EVERY_MS)
+    assert bytes(clock.app.screen.frame) == hint
+    clock.press(b.RIGHT, clock.hal.now + 100)  # a lever: the game runs, the hint is gone
+    clock.run_until(clock.hal.now + 3000)
+    assert clock.state() == "running" and bytes(clock.app.screen.frame) != hint
+    clock.run_until(clock.hal.now + HINT_EVERY_MS)
+    assert bytes(clock.app.screen.frame) != hint
