@@ -10,18 +10,18 @@
 #   PICO_MA    the Raspberry Pi Pico board by what its core does, at its supply:
 #              exec     25 mA   MicroPython busy at 125 MHz, 22-30 mA (Core Electronics forum,
 #                               "Pi Pico - Sleep & Dormant states", ~20 mA running MicroPython
-#                               from VSYS; the 22-30 mA)
+#                               from VSYS; 22-30 mA by other published bench readings)
 #              wfi      18 mA   waiting in WFE/WFI at 125 MHz, PLLs on (time.sleep_ms, poll)
 #              light    1.5 mA  machine.lightsleep(ms): MicroPython commit b004e7e39 (Damien
 #                               George, "rp2/modmachine: Implement lightsleep()..."), measured
 #                               at the Pico's USB port; the Pico datasheet gives 1.3 mA
 #              dormant  0.9 mA  machine.lightsleep() (DORMANT), the same commit; datasheet 0.8 mA
-#              These are taken as currents from the battery whatever its voltage (the issue's
+#              These are taken as currents from the battery whatever its voltage (the simple
 #              arithmetic; they were measured at 5 V). If the Pico's own draw scaled with power
 #              instead, it would be up to 5 / 2.4 times more from 2 x AA: ma_if_power_scaled.
 #   DISPLAYS   what a display draws for what it shows, at 3.3 V:
 #              ssd1306  1.5 mA dark, + 3.4 uA a lit pixel at contrast 255 (linear in the
-#                       contrast: 2.8 uA at the power-on 0xCF). The module figures,
+#                       contrast: 2.8 uA at the power-on 0xCF). Typical module figures,
 #                       "about 1.5 mA all dark, 9-17 mA half lit" (4096 pixels at 0xCF)
 #              sh1106   the same controller current, pixels 1.8 times larger (1.3" over 0.96",
 #                       squared): 6.3 uA a pixel at 255
@@ -33,8 +33,8 @@
 #                       TM1637 datasheet's display control command (1/16 .. 14/16)
 #              ht1621   0.15 mA a module (HT1621 datasheet, operating current at 3 V with the
 #                       on-chip RC oscillator and the LCD on), + 0.2 uA a lit segment (the
-#                       glass is a capacitor: a few nF switched at the frame rate). The issue's
-#                       0.4 mA a module is for 5 V supplies.
+#                       glass is a capacitor: a few nF switched at the frame rate). The 0.4 mA
+#                       a module sellers quote is for 5 V supplies.
 #   LED_MA     a lit 5 mm red LED through 330 ohm from 3.3 V: (3.3 - 1.9) V / 330 ohm = 4.2 mA
 #   3.3 V loads reach the battery through the Pico's buck-boost (RT6150B) at 85 % efficiency:
 #   x 3.3 / (0.85 x the pack's voltage), 1.2 V an alkaline cell under load.
