@@ -194,3 +194,18 @@ def test_the_first_wake_asks_the_bus_for_its_rate_again_and_no_other():
     _, _, bare = setup()
     bare.wake()  # built without a rate to ask again: nothing to do
     assert m.spi_bus(0).inits == 0
+
+
+def test_on_battery_the_face_is_dimmer_and_an_ssd1309_dimmer_still():
+    from hal.rp2040.ssd1306 import CONTRAST, SAVING_CONTRAST, SAVING_CONTRAST_EXTERNAL
+
+    for panel_class, external_vcc, saving in (
+        (Ssd1306Panel, False, SAVING_CONTRAST),
+        (Ssd1309Panel, True, SAVING_CONTRAST_EXTERNAL),
+    ):
+        _, panel, oled = setup(panel_class, external_vcc)
+        oled.power_save(True)
+        assert panel.contrast == saving
+        oled.power_save(False)
+        assert panel.contrast == CONTRAST
+    assert SAVING_CONTRAST_EXTERNAL < SAVING_CONTRAST < CONTRAST
