@@ -19,10 +19,9 @@
 # Menus show one line on the twelve digits; a longer one scrolls (menu(..., now), menu_wait).
 from micropython import const
 
-import ticks
 from clock import display
-from ui import font
-from ui.seg7 import HINT_AFTER_MS, HINT_EVERY_MS, HINT_MS, encode
+from ui.seg7 import HINT_EVERY_MS, HINT_MS, Scroll, counter, encode, hint_clock, menu_text
+from ui.seg7 import percent
 from ui.status import INFO_BATTERY, SLOW, START_HINT
 
 DIGITS = const(6)  # per module
@@ -34,15 +33,11 @@ _BAR = const(0x40)  # segment g: the running side's mark
 _TEN_HOURS = const(36000000)  # from here a side shows H:MM
 _FLAG_FIRST = b"FLAG"
 _FLAG_LATER = b"FLG2"
-_LETTER_P = const(0x73)
-_LETTER_M = const(0x37)
-_LETTER_N = const(0x54)
-_LETTER_B = const(0x7C)
-_MINUS = const(0x40)
-# A line longer than the twelve digits: shown from its start for _HOLD_MS, then one digit further
-# every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS, then again from the start.
-_HOLD_MS = const(1200)
-_STEP_MS = const(350)
+
+
+def _hinting(into):
+    """Whether the start hint shows, `into` its cycle (ui.seg7.hint_clock)."""
+    return into is not None and 0 <= into < HINT_MS
 
 
 class LcdScreen:
@@ -54,9 +49,7 @@ class LcdScreen:
         self._keys = [_UNKNOWN, _UNKNOWN]  # the time (-1, -2: FLAG, FLG2) each side shows
         self._text = bytearray(12)
         self._valid = False
-        self._line = None  # the menu line shown, its segments, and since when
-        self._strip = b""
-        self._since = 0
+        self._scroll = Scroll(_CELLS)  # the menu line
         hint = bytearray(FRAME_BYTES)  # " PRESS" on the left module, " LEVER" on the right
         words = START_HINT.split()
         encode(words[0], hint, DIGITS - len(words[0]))
@@ -73,12 +66,12 @@ class LcdScreen:
         False, leaving the frame alone, if no segment changed. Allocates nothing."""
         out = self._next
         if status.info == INFO_BATTERY:
-            self._percent(out, 0, status.battery_percent)
-            self._percent(out, DIGITS, status.battery_percent)
+            percent(out, 0, DIGITS, 1, status.battery_percent)
+            percent(out, DIGITS, DIGITS, DIGITS + 1, status.battery_percent)
         elif status.info:
-            self._info(out, 0, left)
-            self._info(out, DIGITS, right)
-        elif self._hint_into(status, status.now) >= 0:
+            counter(out, 0, DIGITS, 1, left)
+            counter(out, DIGITS, DIGITS, DIGITS + 1, right)
+        elif _hinting(hint_clock(status, status.now)):
             out[:] = self._hint
         else:
             first = status.first_flag_side
@@ -99,27 +92,14 @@ class LcdScreen:
         """-1: nothing on the glass blinks."""
         return -1
 
-    def _hint_into(self, status, now):
-        """Milliseconds into the start hint's HINT_MS at `now`, or -1: the times are shown."""
-        lights = status.lights
-        if status.message is not START_HINT or lights is None:
-            return -1
-        shown = ticks.diff(now, lights.since)
-        if shown < HINT_AFTER_MS:
-            return -1
-        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
-        return into if into < HINT_MS else -1
-
     def until_hint(self, status, now):
         """Milliseconds from `now` until the ready screen's start hint comes or goes (a new
         game, `status` filled before), or -1."""
-        lights = status.lights
-        if status.message is not START_HINT or lights is None:
+        into = hint_clock(status, now)
+        if into is None:
             return -1
-        shown = ticks.diff(now, lights.since)
-        if shown < HINT_AFTER_MS:
-            return HINT_AFTER_MS - shown
-        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+        if into < 0:
+            return -into
         return HINT_MS - into if into < HINT_MS else HINT_EVERY_MS - into
 
     def _side(self, s, view, first):
@@ -153,87 +133,16 @@ class LcdScreen:
                 text[i] = 46  # a colon is a point on this glass
         encode(text, out, at + DIGITS - digits, n)
 
-    def _info(self, out, at, view):
-        moves_left = view.moves_left
-        if moves_left > 1 or (moves_left >= 0 and view.periods_left < 0):
-            letter = _LETTER_M
-            count = moves_left
-        elif view.periods_left >= 0:
-            letter = _LETTER_P
-            count = view.periods_left
-        else:
-            letter = _LETTER_N
-            count = view.moves
-        if count > 999:
-            count = 999
-        for i in range(at, at + DIGITS):
-            out[i] = 0
-        out[at + 1] = letter
-        self._number(out, at + DIGITS - 1, count)
-
-    def _percent(self, out, at, percent):
-        for i in range(at, at + DIGITS):
-            out[i] = 0
-        out[at + 1] = _LETTER_B
-        if percent < 0:
-            out[at + DIGITS - 2] = out[at + DIGITS - 1] = _MINUS
-            return
-        self._number(out, at + DIGITS - 1, percent)
-
-    def _number(self, out, last, count):
-        while True:
-            out[last] = font.segments(48 + count % 10)
-            count //= 10
-            if not count:
-                return
-            last -= 1
-
     def menu(self, title, lines, selected=-1, now=0):
-        """One line on the twelve digits: the selected line, else the title then the first line,
-        else the title, in the 7-segment alphabet; a longer one scrolls with `now`. Allocates.
-        Returns False if no segment changed."""
-        if 0 <= selected < len(lines):
-            text = lines[selected]
-        elif lines:
-            text = title + " " + lines[0]
-        else:
-            text = title
-        if text != self._line:
-            self._line = text
-            strip = bytearray(len(text))
-            self._strip = strip[: encode(text, strip, 0)]
-            self._since = now
+        """One line on the twelve digits (ui.seg7.menu_text), in the 7-segment alphabet; a
+        longer one scrolls with `now`. Allocates. Returns False if no segment changed."""
         out = self._next
-        for i in range(_CELLS):
-            out[i] = 0
-        offset = self._offset(now)
-        strip = self._strip
-        for i in range(min(_CELLS, len(strip) - offset)):
-            out[i] = strip[offset + i]
+        self._scroll.fill(out, menu_text(title, lines, selected), now)
         return self._commit(out)
-
-    def _offset(self, now):
-        steps = len(self._strip) - _CELLS
-        if steps <= 0:
-            return 0
-        shown = ticks.diff(now, self._since) % (2 * _HOLD_MS + steps * _STEP_MS)
-        if shown < _HOLD_MS:
-            return 0
-        return min(steps, (shown - _HOLD_MS) // _STEP_MS + 1)
 
     def menu_wait(self, now):
         """Milliseconds from `now` until the menu line scrolls on, or -1 if it fits."""
-        steps = len(self._strip) - _CELLS
-        if steps <= 0:
-            return -1
-        cycle = 2 * _HOLD_MS + steps * _STEP_MS
-        shown = ticks.diff(now, self._since) % cycle
-        if shown < _HOLD_MS:
-            return _HOLD_MS - shown
-        moved = shown - _HOLD_MS
-        if moved < (steps - 1) * _STEP_MS:
-            return _STEP_MS - moved % _STEP_MS
-        return cycle - shown
+        return self._scroll.wait(now)
 
     def _commit(self, out):
         frame = self.frame

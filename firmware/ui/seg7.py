@@ -80,8 +80,7 @@ _LETTER_B = const(0x7C)
 _LETTER_L = const(0x38)
 _MINUS = const(0x40)
 _ZERO = const(0x3F)
-# A line longer than the eight digits: shown from its start for _HOLD_MS, then one digit further
-# every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS, then again from the start.
+# A menu line's scroll (Scroll): its start held, then a digit a step.
 _HOLD_MS = const(1200)
 _STEP_MS = const(350)
 # The ready screen's start hint: after the times alone for HINT_AFTER_MS, then for HINT_MS of
@@ -133,6 +132,123 @@ def _unmark(out, at):
         out[i] &= _DIGITS_BITS
 
 
+def counter(out, at, cells, letter_at, view):
+    """Counter of View `view` on `cells` digits from `at` (blanked first), its letter at
+    `letter_at`: M (moves left to the time control), else P (periods left), else n (moves made),
+    the count right-aligned, 999 at most."""
+    moves_left = view.moves_left
+    if moves_left > 1 or (moves_left >= 0 and view.periods_left < 0):
+        letter = _LETTER_M
+        count = moves_left
+    elif view.periods_left >= 0:
+        letter = _LETTER_P
+        count = view.periods_left
+    else:
+        letter = _LETTER_N
+        count = view.moves
+    _blank(out, at, cells)
+    out[letter_at] = letter
+    number(out, at + cells - 1, count if count < 999 else 999)
+
+
+def percent(out, at, cells, letter_at, value):
+    """The battery's percent on `cells` digits from `at` (blanked first): b at `letter_at`, the
+    figure right-aligned, or two dashes where the board cannot measure it (`value` < 0)."""
+    _blank(out, at, cells)
+    out[letter_at] = _LETTER_B
+    last = at + cells - 1
+    if value < 0:
+        out[last - 1] = out[last] = _MINUS
+    else:
+        number(out, last, value)
+
+
+def number(out, last, count):
+    """`count` (0 or more) right-aligned, its last digit at `last`."""
+    while True:
+        out[last] = font.segments(48 + count % 10)
+        count //= 10
+        if not count:
+            return
+        last -= 1
+
+
+def _blank(out, at, cells):
+    for i in range(at, at + cells):
+        out[i] = 0
+
+
+def hint_clock(status, now):
+    """Where the ready screen's start hint is at `now` (status filled before): milliseconds
+    into its cycle of HINT_EVERY_MS (shown for the first HINT_MS), negative before the first
+    (minus the wait), or None: no hint on this screen."""
+    lights = status.lights
+    if status.message is not START_HINT or lights is None:
+        return None
+    into = ticks.diff(now, lights.since) - HINT_AFTER_MS
+    return into if into < 0 else into % HINT_EVERY_MS
+
+
+def menu_text(title, lines, selected):
+    """What a one-line menu shows: the selected line, else the title then the first line, else
+    the title."""
+    if 0 <= selected < len(lines):
+        return lines[selected]
+    if lines:
+        return title + " " + lines[0]
+    return title
+
+
+class Scroll:
+    """A line of text on `cells` digits: one longer than them is shown from its start for
+    _HOLD_MS, then one digit further every _STEP_MS to its end, which stays _HOLD_MS + _STEP_MS,
+    then again from the start. A new text allocates its segments; the same one nothing."""
+
+    def __init__(self, cells):
+        self.cells = cells
+        self._text = None
+        self._strip = b""
+        self._since = 0
+
+    def fill(self, out, text, now):
+        """Write the digits `text` shows at `now` into out[:cells]; a new text scrolls from
+        `now`."""
+        if text != self._text:
+            self._text = text
+            strip = bytearray(len(text))
+            self._strip = strip[: encode(text, strip, 0)]
+            self._since = now
+        cells = self.cells
+        _blank(out, 0, cells)
+        strip = self._strip
+        offset = self._offset(now)
+        for i in range(min(cells, len(strip) - offset)):
+            out[i] = strip[offset + i]
+
+    def _offset(self, now):
+        steps = len(self._strip) - self.cells
+        if steps <= 0:
+            return 0
+        shown = ticks.diff(now, self._since) % (2 * _HOLD_MS + steps * _STEP_MS)
+        if shown < _HOLD_MS:
+            return 0
+        return min(steps, (shown - _HOLD_MS) // _STEP_MS + 1)
+
+    def wait(self, now):
+        """Milliseconds from `now` until the line scrolls on, or -1 if it fits."""
+        steps = len(self._strip) - self.cells
+        if steps <= 0:
+            return -1
+        cycle = 2 * _HOLD_MS + steps * _STEP_MS
+        shown = ticks.diff(now, self._since) % cycle
+        if shown < _HOLD_MS:
+            return _HOLD_MS - shown
+        moved = shown - _HOLD_MS
+        if moved < (steps - 1) * _STEP_MS:
+            return _STEP_MS - moved % _STEP_MS
+        return cycle - shown
+
+
 class SegScreen:
     CELLS = _CELLS  # a menu shows one line of this many digits: overlays lay theirs out for it
 
@@ -146,9 +262,7 @@ class SegScreen:
         self._keys = [_UNKNOWN, _UNKNOWN]  # the time (-1, -2: FLAG, FLG2) each side shows
         self._text = bytearray(12)
         self._valid = False
-        self._line = None  # the menu line shown, its segments, and since when
-        self._strip = b""
-        self._since = 0
+        self._scroll = Scroll(_CELLS)  # the menu line
         hint = bytearray(len(START_HINT))
         self._hint = hint[: encode(START_HINT, hint, 0)]
 
@@ -163,11 +277,11 @@ class SegScreen:
         out = self._next
         hint = -1 if status.info else self._hint_at(status)
         if status.info == INFO_BATTERY:
-            self._percent(out, 0, status.battery_percent)
-            self._percent(out, DIGITS, status.battery_percent)
+            percent(out, 0, DIGITS, 0, status.battery_percent)
+            percent(out, DIGITS, DIGITS, DIGITS, status.battery_percent)
         elif status.info:
-            self._info(out, 0, left)
-            self._info(out, DIGITS, right)
+            counter(out, 0, DIGITS, 0, left)
+            counter(out, DIGITS, DIGITS, DIGITS, right)
         elif hint >= 0:
             strip = self._hint
             for i in range(_CELLS):
@@ -193,35 +307,22 @@ class SegScreen:
 
     def _hint_at(self, status):
         """The digit of the start hint the modules show from, or -1 for the times."""
-        into = self._hint_into(status)
-        if into < 0 or into >= HINT_MS:
+        into = hint_clock(status, status.now)
+        if into is None or into < 0 or into >= HINT_MS:
             return -1
         steps = len(self._hint) - _CELLS
         if into < _HINT_HOLD_MS or steps <= 0:
             return 0
         return min(steps, (into - _HINT_HOLD_MS) // _STEP_MS + 1)
 
-    def _hint_into(self, status):
-        """Milliseconds into the start hint's cycle (times first, then the hint), or -1 before
-        it or where there is none."""
-        lights = status.lights
-        if status.message is not START_HINT or lights is None:
-            return -1
-        shown = ticks.diff(status.now, lights.since)
-        if shown < HINT_AFTER_MS:
-            return -1
-        return (shown - HINT_AFTER_MS) % HINT_EVERY_MS
-
     def until_hint(self, status, now):
         """Milliseconds from `now` until the ready screen's start hint next changes (a new game,
         `status` filled before), or -1."""
-        lights = status.lights
-        if status.message is not START_HINT or lights is None:
+        into = hint_clock(status, now)
+        if into is None:
             return -1
-        shown = ticks.diff(now, lights.since)
-        if shown < HINT_AFTER_MS:
-            return HINT_AFTER_MS - shown
-        into = (shown - HINT_AFTER_MS) % HINT_EVERY_MS
+        if into < 0:
+            return -into
         if into >= HINT_MS:
             return HINT_EVERY_MS - into
         steps = len(self._hint) - _CELLS
@@ -282,29 +383,6 @@ class SegScreen:
             out[i] = 0
         encode(text, out, start, n)
 
-    def _info(self, out, at, view):
-        moves_left = view.moves_left
-        if moves_left > 1 or (moves_left >= 0 and view.periods_left < 0):
-            out[at] = _LETTER_M
-            count = moves_left
-        elif view.periods_left >= 0:
-            out[at] = _LETTER_P
-            count = view.periods_left
-        else:
-            out[at] = _LETTER_N
-            count = view.moves
-        if count > 999:
-            count = 999
-        at += DIGITS - 1
-        for i in range(at - 2, at):
-            out[i] = 0
-        while True:
-            out[at] = font.segments(48 + count % 10)
-            count //= 10
-            if not count:
-                break
-            at -= 1
-
     def _low(self, out, at, view):
         """The low-battery sign on the module from `at`, which shows View `view` (see the top)."""
         last = at + DIGITS - 1
@@ -317,68 +395,17 @@ class SegScreen:
         elif out[last] & _DIGITS_BITS and (not view.running or view.time_ms // 1000 % 2 == 0):
             out[last] = (out[last] & _MARK) | _LETTER_L
 
-    def _percent(self, out, at, percent):
-        out[at] = _LETTER_B
-        out[at + 1] = 0
-        if percent < 0:
-            out[at + 2] = out[at + 3] = _MINUS
-            return
-        out[at + 2] = 0
-        at += DIGITS - 1
-        while True:
-            out[at] = font.segments(48 + percent % 10)
-            percent //= 10
-            if not percent:
-                break
-            at -= 1
-
     def menu(self, title, lines, selected=-1, now=0):
-        """One line on the eight digits: the selected line, else the title then the first line,
-        else the title, in the 7-segment alphabet; a longer one scrolls with `now`. Allocates.
-        Returns False if no segment changed."""
-        if 0 <= selected < len(lines):
-            text = lines[selected]
-        elif lines:
-            text = title + " " + lines[0]
-        else:
-            text = title
-        if text != self._line:
-            self._line = text
-            strip = bytearray(len(text))
-            self._strip = strip[: encode(text, strip, 0)]
-            self._since = now
+        """One line on the eight digits (menu_text), in the 7-segment alphabet; a longer one
+        scrolls with `now`. Allocates. Returns False if no segment changed."""
         out = self._next
-        for i in range(_CELLS):
-            out[i] = 0
-        offset = self._offset(now)
-        strip = self._strip
-        for i in range(min(_CELLS, len(strip) - offset)):
-            out[i] = strip[offset + i]
+        self._scroll.fill(out, menu_text(title, lines, selected), now)
         out[_LEVEL] = BRIGHT
         return self._commit(out)
 
-    def _offset(self, now):
-        steps = len(self._strip) - _CELLS
-        if steps <= 0:
-            return 0
-        shown = ticks.diff(now, self._since) % (2 * _HOLD_MS + steps * _STEP_MS)
-        if shown < _HOLD_MS:
-            return 0
-        return min(steps, (shown - _HOLD_MS) // _STEP_MS + 1)
-
     def menu_wait(self, now):
         """Milliseconds from `now` until the menu line scrolls on, or -1 if it fits."""
-        steps = len(self._strip) - _CELLS
-        if steps <= 0:
-            return -1
-        cycle = 2 * _HOLD_MS + steps * _STEP_MS
-        shown = ticks.diff(now, self._since) % cycle
-        if shown < _HOLD_MS:
-            return _HOLD_MS - shown
-        moved = shown - _HOLD_MS
-        if moved < (steps - 1) * _STEP_MS:
-            return _STEP_MS - moved % _STEP_MS
-        return cycle - shown
+        return self._scroll.wait(now)
 
     def _commit(self, out):
         frame = self.frame
