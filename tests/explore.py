@@ -27,7 +27,8 @@ E_START, E_RESUME, E_ARBITER = 1, 4, 8  # app.clock_app's events that change a w
 CONFIRMING = ("New game?", "Drop the saved game?")
 
 # The inputs: (name, kind, argument). Kinds: a button held so long (ms), a wait (ms, or 0:
-# to the app's next wake), a command line, a power cut.
+# to the app's next wake), a command line, a power cut, the supply (True: on battery, then the
+# 10 s the app takes to notice).
 TAP = 80
 FULL_INPUTS = (
     ("lever L", "button", (b.LEFT, TAP)),
@@ -39,6 +40,8 @@ FULL_INPUTS = (
     ("SET touched 15 ms", "button", (b.SET, 15)),
     ("SET held 1.2 s", "button", (b.SET, 1200)),
     ("SET held 2.7 s", "button", (b.SET, 2700)),
+    ("SET held 5.5 s", "button", (b.SET, 5500)),
+    ("PLUS held 1.5 s", "button", (b.PLUS, 1500)),
     ("wait for the next wake", "wait", 0),
     ("wait 3.5 s", "wait", 3500),
     ("wait 12 s", "wait", 12000),
@@ -49,6 +52,8 @@ FULL_INPUTS = (
     ("PRESET DEL 1", "serial", "PRESET DEL 1"),
     ("SET MUTE ON", "serial", "SET MUTE ON"),
     ("power cut", "cut", None),
+    ("USB out", "supply", True),
+    ("USB in", "supply", False),
 )
 # Where the walks start besides a fresh clock: a game paused after two plies, a game over on
 # time, a game offered back after a power cut (input names both boards have).
@@ -65,10 +70,12 @@ MINIMAL_INPUTS = (
     ("PLAY touched 15 ms", "button", (b.PLAY, 15)),
     ("PLAY held 1.2 s", "button", (b.PLAY, 1200)),
     ("PLAY held 2.7 s", "button", (b.PLAY, 2700)),
+    ("PLAY held 5.5 s", "button", (b.PLAY, 5500)),
     ("wait for the next wake", "wait", 0),
     ("wait 12 s", "wait", 12000),
     ("NEW", "serial", "NEW"),
     ("power cut", "cut", None),
+    ("USB out", "supply", True),
 )
 
 
@@ -121,9 +128,14 @@ class Walk:
         elif kind == "serial":
             clock.ask(argument)
             clock.run_until(self._later(200))
+        elif kind == "supply":
+            clock.hal.battery_powered = argument
+            clock.run_until(self._later(10200))
         else:
+            battery = clock.hal.battery_powered
             self.now += 5000
             self.clock = self._boot()
+            self.clock.hal.battery_powered = battery
             self.clock.run_until(self._later(100))
         after = Facts(self.clock)
         # A game goes only by a yes to a question that asked for it, or by NEW over serial.
@@ -226,6 +238,8 @@ def key(clock):
         app.chosen_index(),
         len(app.presets.items),
         app.settings.muted,
+        app.asleep,
+        app.status.on_battery,
     )
 
 
