@@ -339,7 +339,8 @@ class ClockApp:
     def _owe(self, bit, error, now):
         """The store refused a write of the game: say so, and try again in a while. A clock
         that runs goes on exactly: only the copy on flash is behind."""
-        first = not self._owed
+        first = not self._owed or self.asleep
+        self.asleep = False  # switched off with its game not stored: on again, to say so
         self._owed |= bit
         self._retry_at = ticks.add(now, _RETRY_MS)
         self.store_problem = problem_text(error)

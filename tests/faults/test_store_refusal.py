@@ -182,3 +182,25 @@ def test_a_preset_chosen_in_the_menu_on_a_full_store_changes_nothing():
     assert clock.app.chosen_index() == 0
     clock.run_until(7000)
     assert clock.state() == "menu"  # back in the menu, on the preset it was on
+
+
+def test_switching_off_with_a_game_the_store_refuses_stays_on_and_says_so():
+    fs = FakeFs()
+    clock = SerialClock(preset="Blitz 5+3", fs=fs)
+    clock.press(b.RIGHT, 2000)
+    clock.press(b.LEFT, 4000)
+    clock.press(b.PLAY, 6000)
+    clock.run_until(6500)
+    fs.refuse_after = 0
+    clock.press(b.SET, 7000, 5500)  # held into the OFF hold: its save is refused
+    clock.run_until(12700)
+    assert clock.state() == "confirm" and clock.app.open_menu().title == "Not saved"
+    assert not clock.hal.standing_by and clock.app.game.plies() == 1
+    fs.refuse_after = None
+    clock.run_until(20000)  # the retry takes; the note has gone
+    assert clock.app.store_problem is None and clock.state() == "paused"
+    clock.press(b.SET, 21000, 5500)
+    clock.run_until(26700)
+    assert clock.state() == "off" and clock.hal.standing_by
+    again = SerialClock(fs=fs.copy(), start=100)
+    assert again.state() == "resume" and again.app.game.plies() == 1
