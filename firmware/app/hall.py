@@ -11,6 +11,7 @@ import json
 from micropython import const
 
 from app import gestures as act
+from app.settings import key_values
 from clock.game import OVER, PAUSED, READY, RUNNING
 from notation.errors import PresetError
 import ticks
@@ -53,16 +54,7 @@ class HallSettings:
     def __init__(self, storage):
         self.storage = storage
         self.values = {"hall": "hall", "board": 0, "seq": 0, "port": 1883}
-        data = storage.read(FILE)
-        if data is None:
-            return
-        try:
-            text = data.decode()
-        except UnicodeError:
-            return
-        for line in text.split("\n"):
-            key, _, value = line.partition("=")
-            key, value = key.strip(), value.strip()
+        for key, value in key_values(storage.read(FILE)):
             if key not in _KEYS or not value:
                 continue
             if key in _NUMBERS:

@@ -7,22 +7,29 @@
 FILE = "settings.txt"
 
 
+def key_values(data):
+    """The (key, value) pairs of a settings file's `key = value` lines, both stripped; none
+    when there is no file (None) or it is not text."""
+    if data is None:
+        return ()
+    try:
+        text = data.decode()
+    except UnicodeError:
+        return ()
+    pairs = []
+    for line in text.split("\n"):
+        key, _, value = line.partition("=")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
 class Settings:
     def __init__(self, storage):
         self.storage = storage
         self.muted = False
         self.chosen = None  # the chosen preset's name (None: the first)
         self.legacy_index = -1  # "preset = N" of an older file, when it names no preset
-        data = storage.read(FILE)
-        if data is None:
-            return
-        try:
-            text = data.decode()
-        except UnicodeError:
-            return
-        for line in text.split("\n"):
-            key, _, value = line.partition("=")
-            key, value = key.strip(), value.strip()
+        for key, value in key_values(storage.read(FILE)):
             if key == "muted":
                 self.muted = value == "on"
             elif key == "chosen" and value:
