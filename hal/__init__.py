@@ -23,8 +23,9 @@
 #   display.wake()        optional: called after each sleep (an SPI display re-inits its bus)
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
 #   leds.set(left_on, right_on)  the running-side lights (two bools): writes only a level that
-#                         changed, allocates nothing; leds.flash_ms: a running light's flash each
-#                         second on battery (0: steady)
+#                         changed, allocates nothing; leds.left_on, leds.right_on: the levels
+#                         set; leds.flash_ms: a running light's flash each second on battery
+#                         (0: steady)
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
 #   gauge                 None, or the board's hal.battery.Gauge (its cells' curve, its current)

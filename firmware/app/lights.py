@@ -59,7 +59,6 @@ class Lights:
         self.left = self.right = OFF
         self.since = now
         self.flash = 0  # ms a running light flashes each second; 0: steady (battery() sets it)
-        self._left_lit = self._right_lit = False  # the levels follow() last wrote
 
     def battery(self, on):
         """On battery a running light flashes for the leds' flash_ms; with USB power steady."""
@@ -89,14 +88,11 @@ class Lights:
             self.since = now
         flash = self.flash
         if mode < SLOW and not flash:  # steady: on or off, as level() says, without its calls
-            left_lit = left == ON
-            right_lit = right == ON
+            self.leds.set(left == ON, right == ON)
         else:
-            left_lit = level(left, self.since, now, flash)
-            right_lit = level(right, self.since, now, flash)
-        self._left_lit = left_lit
-        self._right_lit = right_lit
-        self.leds.set(left_lit, right_lit)
+            self.leds.set(
+                level(left, self.since, now, flash), level(right, self.since, now, flash)
+            )
 
     def until_edge(self, now):
         """Milliseconds from `now` until a light turns on or off; -1: neither blinks. 0 when an
@@ -105,8 +101,9 @@ class Lights:
         flash = self.flash
         left = until_edge(self.left, self.since, now, flash)
         right = until_edge(self.right, self.since, now, flash)
-        if left >= 0 and level(self.left, self.since, now, flash) != self._left_lit:
+        leds = self.leds
+        if left >= 0 and level(self.left, self.since, now, flash) != leds.left_on:
             return 0
-        if right >= 0 and level(self.right, self.since, now, flash) != self._right_lit:
+        if right >= 0 and level(self.right, self.since, now, flash) != leds.right_on:
             return 0
         return right if left < 0 or 0 <= right < left else left
