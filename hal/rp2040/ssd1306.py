@@ -234,27 +234,14 @@ class Ssd1306:
 
     def _send_window(self, x0, x1, p0, p1):
         """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""
-        if (x1 - x0 + 1) * (p1 - p0 + 1) > self._stage_bytes:
+        width = x1 - x0 + 1
+        pages = p1 - p0 + 1
+        size = width * pages
+        if size > self._stage_bytes:
             sent = 0
             for page in range(p0, p1 + 1):
                 sent += self._send_window(x0, x1, page, page)
             return sent
-        data = self._stage_window(x0, x1, p0, p1)
-        try:
-            self._writeto(self._address, self._window)
-            self._writeto(self._address, data)
-        except OSError:
-            self.errors += 1  # a glitch on the bus must not stop the clock
-            self._known = False
-            return 0
-        return WINDOW_COMMAND_BYTES + 1 + len(data)
-
-    def _stage_window(self, x0, x1, p0, p1):
-        """Copy the window's bytes from the frame into the stage and its bounds into the window
-        command; the stage's bytes to send (_data: what the bus puts before them)."""
-        width = x1 - x0 + 1
-        pages = p1 - p0 + 1
-        size = width * pages
         data = self._sizes.get(size)
         if data is None:
             data = self._data(size)
@@ -264,7 +251,14 @@ class Ssd1306:
         command[3] = x1
         command[5] = p0
         command[6] = p1
-        return data
+        try:
+            self._writeto(self._address, command)
+            self._writeto(self._address, data)
+        except OSError:
+            self.errors += 1  # a glitch on the bus must not stop the clock
+            self._known = False
+            return 0
+        return WINDOW_COMMAND_BYTES + 1 + len(data)
 
     def _data(self, size):
         """The control byte and `size` bytes of the stage, to send."""

@@ -79,7 +79,18 @@ class Ssd1306Spi(Ssd1306):
 
     def _send_window(self, x0, x1, p0, p1):
         """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""
-        data = self._stage_window(x0, x1, p0, p1)
+        width = x1 - x0 + 1
+        pages = p1 - p0 + 1
+        size = width * pages
+        data = self._sizes.get(size)
+        if data is None:
+            data = self._data(size)
+        copy_rows(self._stage, self._frame, x0, width, p0, pages)
+        command = self._window
+        command[2] = x0
+        command[3] = x1
+        command[5] = p0
+        command[6] = p1
         dc = self._dc
         cs = self._cs
         dc(0)
@@ -88,7 +99,7 @@ class Ssd1306Spi(Ssd1306):
         dc(1)
         self._write(data)
         cs(1)
-        return WINDOW_COMMAND_BYTES + len(data)
+        return WINDOW_COMMAND_BYTES + size
 
     def _data(self, size):
         """`size` bytes of the stage (after its first, the I2C control byte), to send."""
