@@ -271,6 +271,42 @@ function hookI2C(bus, index) {
       finish();
       bus.completeStop();
     });
+  hookI2CDma(bus, index);
+}
+
+// rp2040js's I2C makes no DMA request; the RP2040's does (datasheet 4.3.17, IC_DMA_CR and
+// IC_DMA_TDLR): the TX request (DREQ_I2C0_TX 32, DREQ_I2C1_TX 34) is asserted while TDMAE is set
+// and the TX FIFO holds at most IC_DMA_TDLR entries. Here it follows every change of the FIFO.
+function hookI2CDma(bus, index) {
+  const IC_DMA_CR = 0x88;
+  const IC_DMA_TDLR = 0x8c;
+  const TDMAE = 2;
+  const dreq = index ? 34 : 32;
+  let control = 0;
+  let level = 0;
+  const update = () => {
+    if (control & TDMAE && bus.txFIFO.itemCount <= level) mcu.dma.setDREQ(dreq);
+    else mcu.dma.clearDREQ(dreq);
+  };
+  const fifo = bus.txFIFO;
+  for (const name of ['push', 'pull', 'reset']) {
+    const original = fifo[name].bind(fifo);
+    fifo[name] = (...args) => {
+      const result = original(...args);
+      update();
+      return result;
+    };
+  }
+  const read = bus.readUint32.bind(bus);
+  const write = bus.writeUint32.bind(bus);
+  bus.readUint32 = (offset) =>
+    offset === IC_DMA_CR ? control : offset === IC_DMA_TDLR ? level : read(offset);
+  bus.writeUint32 = (offset, value) => {
+    if (offset === IC_DMA_CR) control = value & 3;
+    else if (offset === IC_DMA_TDLR) level = value & 15;
+    else return write(offset, value);
+    update();
+  };
 }
 
 // ---------------------------------------------------------------- SSD1306 on hardware SPI
