@@ -47,6 +47,6 @@ STORAGE_ROOT = "/data"  # presets, settings and the saved game
 
 
 def make_display(machine, board, sleep_us):
-    from hal.rp2040.ssd1306 import Ssd1306, board_i2c
+    from hal.rp2040 import ssd1306_dma
 
-    return Ssd1306(board_i2c(machine, board), board.OLED_ADDRESS, external_vcc=True)
+    return ssd1306_dma.from_board(machine, board, sleep_us, external_vcc=True)

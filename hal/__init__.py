@@ -21,6 +21,8 @@
 #   display.power(on)     the panel dark (its picture kept) or showing again
 #   display.power_save(on)  optional: a face that draws less current (an OLED's contrast)
 #   display.wake()        optional: called after each sleep (an SPI display re-inits its bus)
+#   display.overlaps      optional, True: display.send(frame, dirty) starts show()'s writes and
+#                         returns while they go out (DMA); the next show() waits for them
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
 #   leds.set(left_on, right_on)  the running-side lights (two bools): writes only a level that
 #                         changed, allocates nothing; leds.left_on, leds.right_on: the levels

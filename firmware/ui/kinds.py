@@ -18,7 +18,7 @@ OPTIONS = 3  # (keyword, board constant, default) for each option of the screen 
 KINDS = {
     OLED: (
         ("ui.oled", "OledScreen"),
-        {"i2c": "hal.rp2040.ssd1306", "spi": "hal.rp2040.ssd1306_spi"},
+        {"i2c": "hal.rp2040.ssd1306_dma", "spi": "hal.rp2040.ssd1306_spi"},
         ("oled_text", "oled_braille"),
         (("bus", "OLED_BUS", "i2c"),),
     ),

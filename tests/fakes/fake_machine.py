@@ -36,6 +36,12 @@ class _State:
 state = _State()
 
 VBUS = 24  # the Pico's VBUS sense (through its own divider): high while USB powers the board
+I2C_BASES = (0x40044000, 0x40048000)  # I2C0, I2C1: their registers through mem32
+IC_TAR = 0x04  # the target address, which pico-sdk's writes leave set
+IC_RAW_INTR_STAT = 0x34
+IC_CLR_TX_ABRT = 0x54  # reading it clears TX_ABRT (0x40) in IC_RAW_INTR_STAT
+IC_STATUS = 0x70  # 0x04: the TX FIFO is empty and the master idle
+TX_ABRT = 0x40
 _IO_BANK0 = 0x40014000
 _WAKE_INTE0 = _IO_BANK0 + 0x160
 
@@ -52,7 +58,13 @@ class _Mem32:
     (+0x1000, +0x2000, +0x3000) changes the register's bits as the RP2040's bus does."""
 
     def __getitem__(self, address):
-        return state.words.get(address & ~0x3000, 0)
+        address &= ~0x3000
+        value = state.words.get(address, 0)
+        for base in I2C_BASES:
+            if address == base + IC_CLR_TX_ABRT:
+                raw = base + IC_RAW_INTR_STAT
+                state.words[raw] = state.words.get(raw, 0) & ~TX_ABRT
+        return value
 
     def __setitem__(self, address, value):
         base = address & ~0x3000
@@ -302,8 +314,11 @@ class I2C:
             raise ValueError("freq out of range")
         self.bus = bus(id)
         self.bus.freq = freq
+        self._base = I2C_BASES[id]
+        state.words[self._base + IC_STATUS] = 0x04
 
     def writeto(self, addr, buf, stop=True):
+        state.words[self._base + IC_TAR] = addr
         bus = self.bus
         device = bus._device(addr)
         device.begin()
@@ -315,6 +330,7 @@ class I2C:
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
+        state.words[self._base + IC_TAR] = addr
         bus = self.bus
         device = bus._device(addr)
         device.begin()

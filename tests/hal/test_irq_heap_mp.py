@@ -154,6 +154,34 @@ def test_oled_show_of_windows_allocates_nothing():
     assert panel.ram[3] == 0x18 and panel.ram[700] == 0
 
 
+def test_oled_dma_send_and_wait_allocate_nothing():
+    from fakes.fake_rp2 import DMA
+    from hal.rp2040.ssd1306_dma import Ssd1306Dma
+
+    m.reset()
+    bus = m.bus(0)
+    panel = bus.attach(0x3C, Ssd1306Panel())
+    dma = DMA()
+    oled = Ssd1306Dma(m.I2C(0, scl=m.Pin(5), sda=m.Pin(4)), dma, m.mem32, 0, 0x3C)
+    bus.log = None
+    panel.commands = None
+    frame = bytearray(1024)
+    dirty = Dirty()
+    oled.show(frame, dirty)
+    frame[700] = 0x81
+    frame[3] = 0x18
+    micropython.heap_lock()
+    try:
+        dirty.add(0, 127, 41, 46)  # a press's band: page 5 across the screen (byte 700)
+        sent = oled.send(frame, dirty)
+        dirty.add(0, 5, 0, 7)  # rows 0..7: page 0, byte 3
+        sent += oled.show(frame, dirty)
+    finally:
+        micropython.heap_unlock()
+    assert sent == 2 * 10 + 128 + 6 and dma.started == 3
+    assert panel.ram[3] == 0x18 and panel.ram[700] == 0x81
+
+
 def test_two_modules_show_allocates_nothing():
     m.reset()
     clock = m.Clock()

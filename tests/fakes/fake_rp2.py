@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+# A fake `rp2` module's DMA channel for the fake machine: the I2C TX request and IC_DATA_CMD.
+#
+# A channel configured as the RP2040 takes it (pack_ctrl's fields in CTRL's bit places) and
+# triggered stays active() for `polls` answers, then its words reach the I2C bus at once: the
+# target is the IC_TAR that the fake machine.I2C's writes left, each word's low byte goes to the
+# device, and a word with STOP (bit 9) ends a transaction. A target that does not answer sets
+# TX_ABRT in IC_RAW_INTR_STAT. A channel not paced by that bus's TX request (DREQ 32, 34), not
+# 16 bits wide, stepping its write address, or on a bus whose IC_DMA_CR.TDMAE is clear gets no
+# request and never ends. Allocates nothing while the bus keeps no log (bus.log None).
+from fakes import fake_machine as m
+
+DATA_CMD = 0x10
+DMA_CR = 0x88
+TDMAE = 0x02
+STOP = 0x200
+TX_DREQS = (32, 34)
+# CTRL's fields that pack_ctrl takes: (their lowest bit, their width)
+_FIELDS = {"enable": (0, 1), "size": (2, 2), "inc_read": (4, 1), "inc_write": (5, 1)}
+_FIELDS.update({"chain_to": (11, 4), "treq_sel": (15, 6), "irq_quiet": (21, 1)})
+
+
+class DMA:
+    def __init__(self):
+        self.read = None
+        self.write = 0
+        self.count = 0
+        self.ctrl = 0
+        self.polls = 3  # active() answers True this many times for each transfer
+        self.started = 0
+        self.aborted = 0
+        self._left = -1  # active() answers left for the transfer in flight; -1: none
+        self._byte = bytearray(1)
+
+    def pack_ctrl(self, **fields):
+        # rp2's defaults: enabled, 32 bits, the read address stepping, the write's too, unpaced
+        value = 1 | 2 << 2 | 1 << 4 | 1 << 5 | 0x3F << 15
+        for name, (shift, width) in _FIELDS.items():
+            if name in fields:
+                value = value & ~((1 << width) - 1 << shift) | int(fields[name]) << shift
+        return value
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+        if read is not None:
+            self.read = read
+        if write is not None:
+            self.write = write
+        if count is not None:
+            self.count = count
+        if ctrl is not None:
+            self.ctrl = ctrl
+        if trigger:
+            self.started += 1
+            self._left = self.polls
+
+    def active(self, value=None):
+        if value is not None:
+            if not value and self._left >= 0:
+                self._left = -1
+                self.aborted += 1
+            return False
+        if self._left < 0:
+            return False
+        if self._left > 0:
+            self._left -= 1
+            return True
+        bus_id = m.I2C_BASES.index(self.write - DATA_CMD) if self._paced() else -1
+        if bus_id < 0 or not m.state.words.get(m.I2C_BASES[bus_id] + DMA_CR, 0) & TDMAE:
+            return True  # no request: the channel waits for ever
+        self._left = -1
+        self._deliver(bus_id)
+        return False
+
+    def _paced(self):
+        ctrl = self.ctrl
+        if self.write - DATA_CMD not in m.I2C_BASES or ctrl & 1 == 0:
+            return False
+        wanted = TX_DREQS[m.I2C_BASES.index(self.write - DATA_CMD)]
+        return ctrl >> 2 & 3 == 1 and not ctrl & 1 << 5 and ctrl >> 15 & 0x3F == wanted
+
+    def _deliver(self, bus_id):
+        base = m.I2C_BASES[bus_id]
+        bus = m.bus(bus_id)
+        target = m.state.words.get(base + m.IC_TAR, 0)
+        words = self.read
+        byte = self._byte
+        i = 0
+        while i < self.count:
+            device = bus.devices.get(target)
+            if device is not None:
+                device.begin()
+            start = i
+            while True:
+                word = words[i]
+                i += 1
+                if device is not None:
+                    byte[0] = word & 0xFF
+                    device.receive(byte)
+                if word & STOP or i == self.count:
+                    break
+            if device is None:
+                raw = base + m.IC_RAW_INTR_STAT
+                m.state.words[raw] = m.state.words.get(raw, 0) | m.TX_ABRT
+            else:
+                device.end()
+            bus.bytes += 1 + i - start
+            if bus.log is not None:
+                bus.log.append((target, bytes(w & 0xFF for w in words[start:i])))
