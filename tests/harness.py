@@ -13,7 +13,9 @@ MINIMAL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 
 
 class Clock:
-    def __init__(self, present=FULL, screen=None, fs=None, start=1000, preset=None, board=None):
+    def __init__(
+        self, present=FULL, screen=None, fs=None, start=1000, preset=None, board=None, display=None
+    ):
         if screen is None:
             from ui.oled import OledScreen
 
@@ -29,6 +31,8 @@ class Clock:
             from sim.boards import fit
 
             fit(self.hal, board)
+        if display is not None:  # display(hal): another display than the kept frame
+            self.hal.display = display(self.hal)
         self.app = ClockApp(self.hal, present, screen, start)
         if preset is not None:
             self.choose(preset)

@@ -117,6 +117,8 @@ class ClockApp:
         # display's dimmer face where it has one.
         self._on_battery = getattr(hal, "on_battery", None)
         self._power_save = getattr(hal.display, "power_save", None)
+        # A display whose send() returns while its bytes go out gets a press's bands first.
+        self._early = getattr(hal.display, "overlaps", False) and hasattr(self.screen, "marks")
         self._info_until = now
         self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
         self._check_battery(now)
@@ -613,12 +615,23 @@ class ClockApp:
             top = overlays[-1]
             changed = screen.menu(top.title, top.lines(), top.selected, now)
         else:
+            changed = False
+            if press and self._early:
+                # The band goes out while the views and the digits are built: it needs only
+                # the side on move (a View's `running`), so the press shows sooner.
+                game = self.game
+                turn = game.turn() if game.state() == RUNNING else -1
+                left = self.left_player
+                if screen.marks(turn == left, turn == 1 - left, self.status):
+                    self.hal.display.send(screen.frame, screen.dirty)
+                    changed = True
             self._fill_views(now)
-            changed = screen.clock(self.left, self.right, self.status, press)
+            if screen.clock(self.left, self.right, self.status, press):
+                changed = True
             if screen.deferred:
                 self._pending |= _DRAW
         if changed:
-            self.hal.display.show(screen.frame, screen.dirty)
+            self.hal.display.show(screen.frame, screen.dirty)  # waits for what send() began
         return changed
 
     def owes_frame(self):

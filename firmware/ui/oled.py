@@ -159,25 +159,9 @@ class OledScreen:
         first = status.first_flag_side
         built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
         built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
-        # The bands: filled under a running clock, outlined under the side on move in a pause
-        # (its light blinks slowly), else none. Written out: a call each costs more.
-        lights = status.lights
-        marks = self._marks
-        if left.running:
-            marks[0] = _FILLED
-        else:
-            marks[0] = _OUTLINED if lights is not None and lights.left == SLOW else 0
-        if right.running:
-            marks[1] = _FILLED
-        else:
-            marks[1] = _OUTLINED if lights is not None and lights.right == SLOW else 0
-        band = _THIN_H if status.on_battery else _BAR_H
-        if band != self._band:
-            self._band = band
-            shown = self._shown_marks
-            shown[0] = shown[1] = 255  # both bands are drawn again at their new height
         self._status(status)
         if not self._valid:
+            self.marks(left.running, right.running, status)  # sets them: _draw_all draws them
             self._draw_all()
             return True
         # A side _side built nothing of (0) shows what it showed: its flag is an aux input.
@@ -185,18 +169,7 @@ class OledScreen:
         changed = built_left > 0 and self._update_side(0, built_left, spread)
         if built_right > 0 and self._update_side(1, built_right, spread):
             changed = True
-        shown = self._shown_marks
-        moved = 0  # bit s: side s's band changed
-        for s in range(2):
-            if marks[s] != shown[s]:
-                shown[s] = marks[s]
-                self._draw_mark(s)
-                moved |= 1 << s
-        if moved:
-            # A press moves the band: both halves in one window, one write fewer.
-            left = 0 if moved & 1 else _RIGHT_X
-            right = _RIGHT_X + _HALF_W - 1 if moved & 2 else _HALF_W - 1
-            self.dirty.add(left, right, _BAR_Y, _BAR_Y + _BAR_H - 1)
+        if self.marks(left.running, right.running, status):
             changed = True
         if self._line != self._shown_line:
             self._shown_line[:] = self._line
@@ -204,6 +177,43 @@ class OledScreen:
             self.dirty.add(0, canvas.WIDTH - 1, _LINE_Y, _LINE_Y + 7)
             changed = True
         return changed
+
+    def marks(self, left_running, right_running, status):
+        """Draw the bands under the times that changed, for the clocks on the left and right
+        running or not (a View's `running`): filled under a running clock, outlined under the
+        side on move in a pause (its light blinks slowly), else none. Return whether any did; False, drawing nothing, off the clock screen (the
+        next clock() draws them all). A display that sends while the app goes on
+        (hal/rp2040/ssd1306_dma.py) gets a press's bands first."""
+        lights = status.lights
+        marks = self._marks
+        if left_running:
+            marks[0] = _FILLED
+        else:
+            marks[0] = _OUTLINED if lights is not None and lights.left == SLOW else 0
+        if right_running:
+            marks[1] = _FILLED
+        else:
+            marks[1] = _OUTLINED if lights is not None and lights.right == SLOW else 0
+        shown = self._shown_marks
+        band = _THIN_H if status.on_battery else _BAR_H
+        if band != self._band:
+            self._band = band
+            shown[0] = shown[1] = 255  # both bands are drawn again at their new height
+        if not self._valid:
+            return False
+        moved = 0  # bit s: side s's band changed
+        for s in range(2):
+            if marks[s] != shown[s]:
+                shown[s] = marks[s]
+                self._draw_mark(s)
+                moved |= 1 << s
+        if not moved:
+            return False
+        # A press moves the band: both halves in one window, one write fewer.
+        x0 = 0 if moved & 1 else _RIGHT_X
+        x1 = _RIGHT_X + _HALF_W - 1 if moved & 2 else _HALF_W - 1
+        self.dirty.add(x0, x1, _BAR_Y, _BAR_Y + _BAR_H - 1)
+        return True
 
     def _side(self, s, view, first):
         """Build side `s`'s texts from `view`: return which it built afresh (_TIME_BUILT,
