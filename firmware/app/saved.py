@@ -11,6 +11,8 @@
 # entries (clock.record.replay).
 # Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
 # game.txt names only entries a finished write holds.
+import random
+
 from clock.game import Game
 from clock.model import ClockError
 from clock.record import AMOUNT, AT, CODE, RecordError, replay
@@ -84,8 +86,6 @@ def _save(storage, spec, left_player, game, now):
 
 def new_tag():
     """A number for a new game's record: its stored chunks are told from another game's."""
-    import random
-
     return random.getrandbits(30)
 
 
