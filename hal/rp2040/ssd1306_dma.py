@@ -43,7 +43,9 @@ _TX_LEVEL = const(8)  # the DMA request holds while the FIFO has room for 8 more
 STOP = const(0x200)
 _COLUMNS = const(128)  # the frame's WIDTH, as a constant viper can use
 WINDOW_WORDS = const(8)  # per window: 00 21 x0 x1 22 p0 p1, then the data control byte 40
-_STAGE_WORDS = const(WINDOW_WORDS + 1024)  # the whole frame (FRAME_BYTES) as one window
+_STAGE_DATA = const(512)  # bytes of display data a stage takes: half the frame
+_STAGE_WORDS = const(WINDOW_WORDS + _STAGE_DATA)
+_WHOLE = bytes((0, WIDTH - 1, 0, PAGES - 1))  # the whole frame as a window (two on the bus)
 # wait() gives up after this many polls of the bus (each a few us): longer than a whole frame's
 # 23 ms at 400 kHz. The bus is then taken as stuck: the transfer is stopped and counted.
 _POLLS = const(20000)
@@ -77,7 +79,10 @@ def stage_window(stage: ptr16, at: int, frame: ptr8, x0: int, x1: int, p0: int, 
 
 def window_bytes(x0, x1, p0, p1):
     """Bytes on the bus (address bytes included) that show() spends on window x0..x1, p0..p1."""
-    return WINDOW_WORDS + 2 + (x1 - x0 + 1) * (p1 - p0 + 1)
+    width = x1 - x0 + 1
+    pages = p1 - p0 + 1
+    step = _STAGE_DATA // width  # pages in one part
+    return (pages + step - 1) // step * (WINDOW_WORDS + 2) + width * pages
 
 
 class Ssd1306Dma(Ssd1306):
@@ -138,32 +143,39 @@ class Ssd1306Dma(Ssd1306):
                 return 0
         words = self._words
         at = 0
+        sent = 0
         if dirty is None or dirty.whole or not self._known:
             self._known = True
-            at = stage_window(words, 0, frame, 0, WIDTH - 1, 0, PAGES - 1)
-            sent = at + 2
+            boxes = _WHOLE
+            count = 1
         else:
-            sent = 0
             boxes = dirty.boxes
-            for i in range(0, 4 * dirty.count, 4):
-                # stage_window checks no bounds on the board: a window is cut to the glass first.
-                x0 = boxes[i]
-                x1 = boxes[i + 1]
-                p0 = boxes[i + 2]
-                p1 = boxes[i + 3]
-                if x1 >= WIDTH:
-                    x1 = WIDTH - 1
-                if p1 >= PAGES:
-                    p1 = PAGES - 1
-                if x0 > x1 or p0 > p1:
-                    continue
-                if at + WINDOW_WORDS + (x1 - x0 + 1) * (p1 - p0 + 1) > _STAGE_WORDS:
-                    self._start(at)  # windows that overlap can add up to more than a frame
+            count = dirty.count
+        for i in range(0, 4 * count, 4):
+            # stage_window checks no bounds on the board: a window is cut to the glass first.
+            x0 = boxes[i]
+            x1 = boxes[i + 1]
+            p0 = boxes[i + 2]
+            p1 = boxes[i + 3]
+            if x1 >= WIDTH:
+                x1 = WIDTH - 1
+            if p1 >= PAGES:
+                p1 = PAGES - 1
+            if x0 > x1:
+                continue
+            width = x1 - x0 + 1
+            while p0 <= p1:  # a window larger than a stage goes as several, some pages each
+                last = p0 + _STAGE_DATA // width - 1
+                if last > p1:
+                    last = p1
+                if at + WINDOW_WORDS + width * (last - p0 + 1) > _STAGE_WORDS:
+                    self._start(at)
                     words = self._words
                     at = 0
                 start = at
-                at = stage_window(words, at, frame, x0, x1, p0, p1)
+                at = stage_window(words, at, frame, x0, x1, p0, last)
                 sent += at - start + 2
+                p0 = last + 1
         if dirty is not None:
             dirty.clear()
         if at:

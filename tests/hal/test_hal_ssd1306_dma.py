@@ -34,14 +34,16 @@ def test_the_power_on_goes_by_machine_i2c_and_the_channel_is_set_for_the_tx_requ
     assert m.state.words[0x40048000 + 0x88] == 2
 
 
-def test_the_first_show_sends_the_whole_frame_as_one_window():
+def test_the_first_show_sends_the_whole_frame_as_two_windows_of_four_pages():
     bus, panel, oled, dma = setup()
     frame = pattern()
-    assert oled.show(frame, Windows((0, 3, 0, 0))) == 8 + 2 + 1024
+    assert oled.show(frame, Windows((0, 3, 0, 0))) == 2 * (8 + 2 + 512)
     assert panel.visible() == frame
-    assert bus.bytes == 8 + 2 + 1024
-    assert bus.log[0] == (0x3C, bytes((0x00, 0x21, 0, 127, 0x22, 0, 7)))
-    assert bus.log[1] == (0x3C, b"\x40" + bytes(frame))
+    assert bus.bytes == 2 * (8 + 2 + 512) == ssd1306_dma.window_bytes(0, 127, 0, 7)
+    assert bus.log[0] == (0x3C, bytes((0x00, 0x21, 0, 127, 0x22, 0, 3)))
+    assert bus.log[1] == (0x3C, b"\x40" + bytes(frame[:512]))
+    assert bus.log[2] == (0x3C, bytes((0x00, 0x21, 0, 127, 0x22, 4, 7)))
+    assert bus.log[3] == (0x3C, b"\x40" + bytes(frame[512:]))
 
 
 def test_windows_go_out_in_one_transfer_two_transactions_each():
@@ -88,7 +90,7 @@ def test_send_returns_before_the_bytes_are_out_and_the_next_follows_them_from_it
     oled.wait()
     assert not dma.active() and panel.visible() == frame
     oled.show(frame, Windows())  # nothing to send: waits, sends nothing
-    assert dma.started == 4
+    assert dma.started == 2 + 3  # the whole frame in two, then three windows
 
 
 def test_contrast_and_power_wait_for_the_bytes_under_way():
@@ -115,7 +117,8 @@ def test_a_panel_that_does_not_answer_is_counted_and_sent_whole_next_time():
     assert not m.state.words[0x40044000 + 0x34] & 0x40  # TX_ABRT read, so cleared
     bus.attach(0x3C, panel)
     bus.bytes = 0
-    assert oled.show(frame, Windows((5, 5, 0, 0))) == 8 + 2 + 1024 and panel.visible() == frame
+    assert oled.show(frame, Windows((5, 5, 0, 0))) == 2 * (8 + 2 + 512)
+    assert panel.visible() == frame
 
 
 def test_a_channel_that_never_ends_is_given_up_not_waited_for_for_ever():
@@ -142,7 +145,7 @@ def test_windows_past_the_glass_are_cut_and_overlapping_ones_past_a_frame_go_in_
     started = dma.started
     frame[0] ^= 0xFF
     sent = oled.show(frame, Windows((0, 127, 0, 7), (0, 127, 0, 3)))  # 1,536 bytes of data
-    assert sent == 2 * 10 + 1024 + 512 and dma.started == started + 2
+    assert sent == 3 * (10 + 512) and dma.started == started + 3  # a stage holds 512 bytes
     assert panel.visible() == frame
 
 
