@@ -76,7 +76,14 @@ def test_early_wakes_change_nothing_the_clock_does_or_when():
 
 
 def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
-    clock = Clock(preset="Blitz 5+3")
+    for bus in ("spi", "i2c"):
+        wakes_early(bus)
+
+
+def wakes_early(bus):
+    from ui.oled import OledScreen
+
+    clock = Clock(preset="Blitz 5+3", screen=OledScreen(bus=bus))
     clock.press(b.RIGHT, 1000)
     clock.run_until(1500)
     app = clock.app
@@ -96,11 +103,13 @@ def test_a_pass_that_wakes_early_only_feeds_the_watchdog():
     assert drawn == [] and hal.fed == fed + 5
     hal.edges.push(b.LEFT, True, hal.now)  # a press in such a pass is taken at once
     clock.runner.step()
-    # drawn at once, and not again: at the same instant tick changed nothing shown
-    assert drawn == [1500] and app.game.plies() == 1
+    # drawn at once, and not again (at the same instant tick changed nothing shown) but on
+    # I2C, whose press leaves the move counter to a render after the save
+    assert drawn == ([1500] if bus == "spi" else [1500, 1500]) and app.game.plies() == 1
     hal.horizon = None
+    del drawn[:]
     clock.runner.step()  # the next digit's instant: 5:03 from 1500 shows 5:02 at 1501
-    assert drawn[1:] == [1501]
+    assert drawn == [1501]
 
 
 def test_what_tick_changes_in_a_press_s_pass_is_drawn_after_the_save():
@@ -126,7 +135,8 @@ def test_a_press_is_drawn_before_it_is_saved():
     recording(clock, log)
     clock.press(b.LEFT, 5432)
     clock.run_until(5432)
-    assert [entry[:2] for entry in log] == [("show", 5432), ("write", 5432)]
+    # the press (bands, digits), its save, then what follows it on I2C (the move counter)
+    assert [entry[:2] for entry in log] == [("show", 5432), ("write", 5432), ("show", 5432)]
     reboot = Clock(fs=clock.fs, start=10)
     reboot.press(b.SET, 100)  # resume the saved game: paused, the press taken
     reboot.run_until(200)

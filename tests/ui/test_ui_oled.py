@@ -309,10 +309,37 @@ def test_invalidate_forces_a_redraw():
     assert screen.clock(*views(), Status())
 
 
+def test_a_press_on_i2c_draws_its_digits_and_leaves_the_counters_and_aux_to_the_next_clock():
+    """A press's digits and band go on the glass first; on I2C the move counter and the aux
+    line (16 bytes and a text's Python each) follow with the next clock(), after the save."""
+    status = Status()
+    for bus, spread in (("i2c", True), ("spi", False)):
+        screen = OledScreen(bus=bus)
+        left, right = views(300000, 300000)  # 05:00 | 05:00
+        right.running = True
+        screen.clock(left, right, status)
+        screen.dirty.clear()
+        right.time_ms = 297000  # 04:57, then +3 s: 05:00 stands, the counter is #1, ...
+        right.moves = 1
+        right.delay_ms = 3000  # ... and the aux line says D 3.0
+        right.running = False
+        left.running = True
+        assert screen.clock(left, right, status, True)
+        fresh = OledScreen()
+        fresh.clock(left, right, status)
+        assert (find_text(screen.frame, "#1", 0, 66) >= 0) == (not spread), bus
+        assert screen.deferred == spread
+        sent = windows(screen)  # I2C: the digits (pages 1-4) and the bands (page 5) alone
+        assert all(p1 < 6 and p0 > 0 for _x0, _x1, p0, p1 in sent) == spread, sent
+        screen.dirty.clear()
+        assert screen.clock(left, right, status) == spread and not screen.deferred
+        assert bytes(screen.frame) == bytes(fresh.frame), bus
+
+
 def test_a_press_on_i2c_leaves_a_change_of_shape_to_the_next_clock():
     """59:45 + 30 s after a press is 1:00:15: five smaller digits, the whole half redrawn (258
-    bytes on I2C). The press's clock() draws the rest; the next one that half, as a fresh screen
-    draws it. On SPI the half goes at once."""
+    bytes on I2C). The press's clock() leaves that half, and the move counter, to the next one,
+    which draws them as a fresh screen does. On SPI they go at once."""
     status = Status()
     for bus, spread in (("i2c", True), ("spi", False)):
         screen = OledScreen(bus=bus)
@@ -322,13 +349,13 @@ def test_a_press_on_i2c_leaves_a_change_of_shape_to_the_next_clock():
         left.time_ms = 3615000  # 1:00:15
         left.moves = 1
         left.fixed = 7  # the pressed side's clock stands: its view stays fixed
-        assert screen.clock(left, right, status, True)
+        assert screen.clock(left, right, status, True) == (not spread)  # I2C: nothing yet
         assert screen.deferred == spread and not screen.dirty.whole
         fresh = OledScreen()
         fresh.clock(left, right, status)
         assert (bytes(screen.frame) == bytes(fresh.frame)) == (not spread), bus
         if spread:
-            assert find_text(screen.frame, "#1", 0, 0, 61) >= 0  # the counter went at once
+            assert find_text(screen.frame, "#1", 0, 0, 61) < 0  # the counter follows too
             assert screen.clock(left, right, status) and not screen.deferred
             assert bytes(screen.frame) == bytes(fresh.frame)
         assert not screen.clock(left, right, status)
