@@ -2,14 +2,14 @@
 # Where a press's time goes on the emulated chip, by C function, in both boot states.
 #
 #   RP2040_FIRMWARE=build/clock-NAME.uf2 RP2040_BOOTROM=B.bin python bench/chip/profile.py
-#       [--boards pico_oled] [--presses 20] [--elf build/clock-NAME.elf]
+#       [--boards pico_oled] [--presses 20] [--elf build/clock-NAME.elf] [--start]
 #
 # The project's own UF2 only (the clock starts by itself; make firmware leaves the matching ELF
 # beside it as build/clock-NAME.elf). For each board: the first boot after flashing (it formats
 # the file system), then a reset (the file system is there: a clock in service). In each, a game
-# of G/15/10 and `--presses` presses of it; for each press the emulator counts, per instruction,
-# the cycles from the lever's edge to the end of the press's pass (its first flash write, or the
-# core's next sleep of 2 ms or more). The functions are named from the ELF's symbols; the table
+# of G/15/10 and `--presses` presses of it (`--start`: the first press of as many new games);
+# for each press the emulator counts, per instruction, the cycles from the lever's edge to the
+# end of the press's pass (its first flash write, or the core's next sleep of 2 ms or more). The functions are named from the ELF's symbols; the table
 # gives each one's time and calls per press in both states, the ones that grew most first.
 import os
 import subprocess
@@ -81,17 +81,20 @@ def add(total, rows):
             cell[i] += value
 
 
-def profile_presses(chip, board, presses):
+def profile_presses(chip, board, presses, start=False):
     """A G/15/10 game, its first press not profiled; then `presses` presses, each profiled from
-    its edge to its pass's end. For "shown" (to what the press shows) and "pass" (to the pass's
-    end): {C function: [ns, calls]} and {Python function: [self ns, inclusive ns, calls]},
-    summed; and the press figures."""
+    its edge to its pass's end (with `start`, the first press of `presses` new games). For
+    "shown" (to what the press shows) and "pass" (to the pass's end): {C function: [ns, calls]}
+    and {Python function: [self ns, inclusive ns, calls]}, summed; and the press figures."""
     clock = bench.Bench(chip, board)
     clock.new_game(bench.GAME_SPEC, "b-game")
-    clock.press(bench.RIGHT)
+    if not start:
+        clock.press(bench.RIGHT)
     pin = bench.LEFT
     totals = {part: ({}, {}) for part in ("shown", "pass")}
     for ply in range(1, presses + 1):
+        if start and ply > 1:
+            clock.new_game(bench.GAME_SPEC, "b-game")
         chip.run(300 + (ply * 337) % 500 - bench.HOLD_MS - 200)
         chip.send("profile", on=True, pass_only=True, bytecode=ENTRY)
         clock.press(pin, "game")
@@ -177,6 +180,7 @@ def main(argv):
     global TABLE, BYTECODE, ENTRY
     boards = ["pico_oled"]
     presses = 20
+    start = False  # --start: the press that starts a game, not those of a game under way
     elf = os.path.join(ROOT, "build", "clock-NAME.elf")
     args = list(argv)
     while args:
@@ -187,6 +191,8 @@ def main(argv):
             presses = int(args.pop(0))
         elif word == "--elf":
             elf = args.pop(0)
+        elif word == "--start":
+            start = True
         else:
             print("profile: unknown argument %s" % word, file=sys.stderr)
             return 2
@@ -204,9 +210,9 @@ def main(argv):
             if not bench.clock_running(chip):
                 print("profile: %s does not start the clock by itself" % path, file=sys.stderr)
                 return 2
-            states["first boot"] = profile_presses(chip, board, presses)
+            states["first boot"] = profile_presses(chip, board, presses, start)
             bench.Bench(chip, board).restart()  # a reset; the saved game dropped
-            states["in service"] = profile_presses(chip, board, presses)
+            states["in service"] = profile_presses(chip, board, presses, start)
         report(board, states, presses)
     return 0
 
