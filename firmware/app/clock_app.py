@@ -117,9 +117,8 @@ class ClockApp:
         # display's dimmer face where it has one.
         self._on_battery = getattr(hal, "on_battery", None)
         self._power_save = getattr(hal.display, "power_save", None)
-        # A display whose send() returns while its bytes go out gets what a press changes that
-        # needs no View first (OledScreen.lead: the bands, the status line).
-        self._early = getattr(hal.display, "overlaps", False) and hasattr(self.screen, "lead")
+        # A display whose send() returns while its bytes go out gets a press's bands first.
+        self._early = getattr(hal.display, "overlaps", False) and hasattr(self.screen, "marks")
         self._info_until = now
         self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
         self._check_battery(now)
@@ -616,21 +615,18 @@ class ClockApp:
             top = overlays[-1]
             changed = screen.menu(top.title, top.lines(), top.selected, now)
         else:
-            changed = False
+            sent = False
             if press and self._early:
-                # The bands and the status line go out while the views and the digits are
-                # built: they need only the side on move (a View's `running`) and the game's
-                # phase, so the press shows sooner.
-                self._fill_status(now)
+                # The bands go out while the views and the digits are built: they need only the
+                # side on move (a View's `running`), so the press shows sooner.
                 game = self.game
                 turn = game.turn() if game.state() == RUNNING else -1
                 left = self.left_player
-                if screen.lead(turn == left, turn == 1 - left, self.status):
+                if screen.marks(turn == left, turn == 1 - left, self.status):
                     self.hal.display.send(screen.frame, screen.dirty)
-                    changed = True
+                    sent = True
             self._fill_views(now)
-            if screen.clock(self.left, self.right, self.status, press):
-                changed = True
+            changed = screen.clock(self.left, self.right, self.status, press) or sent
             if screen.deferred:
                 self._pending |= _DRAW
         if changed:
@@ -648,23 +644,17 @@ class ClockApp:
         game.view(self.left_player, now, self.left)
         game.view(1 - self.left_player, now, self.right)
         status = self.status
+        state = game.state()
+        status.paused = state == PAUSED
+        status.info = self._info
+        status.over = state == OVER
+        status.left_player = self.left_player
         if self.left.flagged_first:
             status.first_flag_side = 0
         elif self.right.flagged_first:
             status.first_flag_side = 1
         else:
             status.first_flag_side = -1
-        self._fill_status(now)
-
-    def _fill_status(self, now):
-        """The status's fields that come from the game's phase, not from a View."""
-        game = self.game
-        status = self.status
-        state = game.state()
-        status.paused = state == PAUSED
-        status.info = self._info
-        status.over = state == OVER
-        status.left_player = self.left_player
         status.now = now
         if self._owed & _SAVE:
             status.message = _NO_SAVE

@@ -101,9 +101,9 @@ class OledScreen:
     def __init__(self, frame=None, bus="i2c"):
         self.frame = frame if frame is not None else bytearray(canvas.SIZE)
         # On I2C a half redrawn is 258 bytes, 5.8 ms at 400 kHz: a press's clock() leaves a time
-        # whose shape changed (across an hour, into or out of tenths), and the counters and aux
-        # lines (16 bytes and a text's Python each), to the next clock(), which the app makes
-        # once the press is saved; on SPI they take 0.3 ms and are drawn at once.
+        # whose shape changed (across an hour, into or out of tenths), the counters and aux lines
+        # (16 bytes and a text's Python each) and the status line to the next clock(), which the
+        # app makes once the press is saved; on SPI they take 0.3 ms and are drawn at once.
         self._spread = bus != "spi"
         self.deferred = False  # the last clock() left a half to the next
         self.canvas = canvas.Canvas(self.frame)
@@ -154,14 +154,16 @@ class OledScreen:
     def clock(self, left, right, status, press=False):
         """Build the clock screen for Views `left` and `right` (the players on the left and
         right) and `status`; return False, leaving the frame alone, if nothing shown changed.
-        For a lever's `press` on I2C, a time that changes shape, the counters and the aux lines
-        are left to the next call (`deferred` says so): the press's band and digits go first."""
+        For a lever's `press` on I2C, a time that changes shape, the counters, the aux lines and
+        the status line are left to the next call (`deferred` says so): the press's bands and
+        digits go first."""
         self.deferred = False
         first = status.first_flag_side
         built_left = self._side(0, left, first == 0 or (first < 0 and left.flagged_first))
         built_right = self._side(1, right, first == 1 or (first < 0 and right.flagged_first))
+        self._status(status)
         if not self._valid:
-            self.lead(left.running, right.running, status)  # built: _draw_all draws them
+            self.marks(left.running, right.running, status)  # set: _draw_all draws them
             self._draw_all()
             return True
         # A side _side built nothing of (0) shows what it showed: its flag is an aux input.
@@ -169,18 +171,25 @@ class OledScreen:
         changed = built_left > 0 and self._update_side(0, built_left, spread)
         if built_right > 0 and self._update_side(1, built_right, spread):
             changed = True
-        if self.lead(left.running, right.running, status):
+        if self.marks(left.running, right.running, status):
             changed = True
+        if self._line != self._shown_line:
+            if spread:
+                self.deferred = True  # a press's status line follows its save, as its counters
+            else:
+                self._shown_line[:] = self._line
+                self._draw_line()
+                self.dirty.add(0, canvas.WIDTH - 1, _LINE_Y, _LINE_Y + 7)
+                changed = True
         return changed
 
-    def lead(self, left_running, right_running, status):
-        """Draw what of the clock screen needs no View, where it changed: the bands under the
-        times, for the clocks on the left and right running or not (a View's `running`), filled
-        under a running clock, outlined under the side on move in a pause (its light blinks
-        slowly), else none; and the status line. Return whether any did; off the clock screen
-        False, drawing nothing (the next clock() draws it all). A display that sends while the
-        app goes on (hal/rp2040/ssd1306_dma.py) gets these of a press first."""
-        self._status(status)
+    def marks(self, left_running, right_running, status):
+        """Draw the bands under the times where they changed, for the clocks on the left and
+        right running or not (a View's `running`): filled under a running clock, outlined under
+        the side on move in a pause (its light blinks slowly), else none. Return whether any
+        did; off the clock screen False, drawing nothing (the next clock() draws it all). A
+        display that sends while the app goes on (hal/rp2040/ssd1306_dma.py) gets a press's
+        bands first: they need no View."""
         lights = status.lights
         marks = self._marks
         if left_running:
@@ -198,25 +207,19 @@ class OledScreen:
             shown[0] = shown[1] = 255  # both bands are drawn again at their new height
         if not self._valid:
             return False
-        changed = False
         moved = 0  # bit s: side s's band changed
         for s in range(2):
             if marks[s] != shown[s]:
                 shown[s] = marks[s]
                 self._draw_mark(s)
                 moved |= 1 << s
-        if moved:
-            # A press moves the band: both halves in one window, one write fewer.
-            x0 = 0 if moved & 1 else _RIGHT_X
-            x1 = _RIGHT_X + _HALF_W - 1 if moved & 2 else _HALF_W - 1
-            self.dirty.add(x0, x1, _BAR_Y, _BAR_Y + _BAR_H - 1)
-            changed = True
-        if self._line != self._shown_line:
-            self._shown_line[:] = self._line
-            self._draw_line()
-            self.dirty.add(0, canvas.WIDTH - 1, _LINE_Y, _LINE_Y + 7)
-            changed = True
-        return changed
+        if not moved:
+            return False
+        # A press moves the band: both halves in one window, one write fewer.
+        x0 = 0 if moved & 1 else _RIGHT_X
+        x1 = _RIGHT_X + _HALF_W - 1 if moved & 2 else _HALF_W - 1
+        self.dirty.add(x0, x1, _BAR_Y, _BAR_Y + _BAR_H - 1)
+        return True
 
     def _side(self, s, view, first):
         """Build side `s`'s texts from `view`: return which it built afresh (_TIME_BUILT,

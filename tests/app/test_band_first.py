@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: MIT
 # A display that sends while the app goes on (DMA: display.overlaps) gets a lever press's bands
-# and status line first, built from the side on move and the game's phase alone, and the rest
-# after; the frame is the same as ever.
+# first, built from the side on move alone, and the rest after; the frame is the same as ever.
 from hal import buttons as b
 from harness import Clock
 from sim.hal_base import KeptDisplay
@@ -50,10 +49,11 @@ def test_a_press_sends_the_band_alone_first_then_the_digits():
     display = clock.hal.display
     clock.run_until(1999)
     display.calls = []
-    clock.press(b.RIGHT, 2000)  # the left clock starts: its band, and the start hint goes
+    clock.press(b.RIGHT, 2000)  # the left clock starts: its band; the start hint goes after
     clock.run_until(2001)
-    assert display.calls[0] == ("send", [(0, 61, 5, 5), LINE]), display.calls
+    assert display.calls[0] == ("send", [(0, 61, 5, 5)]), display.calls
     assert display.calls[1][0] == "show" and LINE not in display.calls[1][1]
+    assert display.calls[2] == ("show", [LINE])  # after the save: the status line
     assert display.frame == fresh(clock.app)
     clock.run_until(3000)
     for at, lever in ((5432, b.LEFT), (9876, b.RIGHT), (12345, b.LEFT)):

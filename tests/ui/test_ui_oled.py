@@ -310,8 +310,9 @@ def test_invalidate_forces_a_redraw():
 
 
 def test_a_press_on_i2c_draws_its_digits_and_leaves_the_counters_and_aux_to_the_next_clock():
-    """A press's digits and band go on the glass first; on I2C the move counter and the aux
-    line (16 bytes and a text's Python each) follow with the next clock(), after the save."""
+    """A press's digits and band go on the glass first; on I2C the move counter, the aux line
+    (16 bytes and a text's Python each) and the status line follow with the next clock(), after
+    the save."""
     status = Status()
     for bus, spread in (("i2c", True), ("spi", False)):
         screen = OledScreen(bus=bus)
@@ -324,10 +325,12 @@ def test_a_press_on_i2c_draws_its_digits_and_leaves_the_counters_and_aux_to_the_
         right.delay_ms = 3000  # ... and the aux line says D 3.0
         right.running = False
         left.running = True
+        status.message = "GO" if spread else "ON"  # and the status line changes
         assert screen.clock(left, right, status, True)
         fresh = OledScreen()
         fresh.clock(left, right, status)
         assert (find_text(screen.frame, "#1", 0, 66) >= 0) == (not spread), bus
+        assert (find_text(screen.frame, status.message, 57) >= 0) == (not spread), bus
         assert screen.deferred == spread
         sent = windows(screen)  # I2C: the digits (pages 1-4) and the bands (page 5) alone
         assert all(p1 < 6 and p0 > 0 for _x0, _x1, p0, p1 in sent) == spread, sent
