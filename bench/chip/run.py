@@ -615,24 +615,14 @@ def table(results, desktop):
         ),
     ]
     if any("press_worst_bus_ms" in results[b] for b in boards):
-        cells = [
-            (
-                "%.1f ms" % results[b]["press_worst_bus_ms"]
-                if "press_worst_bus_ms" in results[b]
-                else "-"
-            )
-            for b in boards
-        ]
-        extra.insert(0, ("worst press: its bytes on the display's bus alone", cells, "-", ""))
-        cells = [
-            (
-                "%.1f ms" % results[b]["press_beyond_bus_worst_ms"]
-                if "press_beyond_bus_worst_ms" in results[b]
-                else "-"
-            )
-            for b in boards
-        ]
-        extra.insert(1, ("a press beyond its own bytes on the bus, worst", cells, "-", "<= 3 ms"))
+
+        def ms(key):
+            return ["%.1f ms" % results[b][key] if key in results[b] else "-" for b in boards]
+
+        label = "worst press: its bytes on the display's bus alone"
+        extra.insert(0, (label, ms("press_worst_bus_ms"), "-", ""))
+        label = "a press beyond its own bytes on the bus, worst"
+        extra.insert(1, (label, ms("press_beyond_bus_worst_ms"), "-", "<= 3 ms"))
     if any(results[b].get("spi_hz") for b in boards):
         cells = [
             "%.1f MHz" % (results[b]["spi_hz"] / 1e6) if results[b].get("spi_hz") else "-"
