@@ -22,7 +22,8 @@
 #   display.power_save(on)  optional: a face that draws less current (an OLED's contrast)
 #   display.wake()        optional: called after each sleep (an SPI display re-inits its bus)
 #   display.overlaps      optional, True: display.send(frame, dirty) starts show()'s writes and
-#                         returns while they go out (DMA); the next show() waits for them
+#                         returns while they go out (DMA); display.wait() waits for them, as
+#                         the next show() does, and the HAL does before a sleep
 #   buzzer.play(hz, ms, now) / buzzer.update(now) / buzzer.stop()
 #   leds.set(left_on, right_on)  the running-side lights (two bools): writes only a level that
 #                         changed, allocates nothing; leds.left_on, leds.right_on: the levels

@@ -630,7 +630,12 @@ class ClockApp:
             if screen.deferred:
                 self._pending |= _DRAW
         if changed:
-            self.hal.display.show(screen.frame, screen.dirty)  # waits for what send() began
+            if self._early and not press:
+                # Goes out while the pass goes on (a press then waits for no tick's bytes);
+                # the HAL waits for it before a sleep, the next show() before its own.
+                self.hal.display.send(screen.frame, screen.dirty)
+            else:
+                self.hal.display.show(screen.frame, screen.dirty)  # waits for what send() began
         return changed
 
     def owes_frame(self):

@@ -33,8 +33,9 @@ _SHORTEST_MS = const(3)  # lightsleep(1) is only a delay on rp2: shorter waits p
 class Sleeper:
     """On an injected `machine`: `vbus` the VBUS sense GPIO, `wakers` {button: GPIO} of the
     buttons that wake a dormant clock (already inputs with pull-ups), `edges` the HAL's EdgeRing,
-    `display` the display driver (its optional wake() is called after each sleep: an SPI display
-    re-inits its bus there, since MicroPython v1.28.0 leaves clk_peri changed after one)."""
+    `display` the display driver: its optional wait() before each sleep (bytes under way by DMA),
+    its optional wake() after each (an SPI display re-inits its bus there, since MicroPython
+    v1.28.0 leaves clk_peri changed after one)."""
 
     def __init__(self, machine, vbus, wakers, edges, ticks_ms, display):
         Pin = machine.Pin
@@ -48,6 +49,8 @@ class Sleeper:
         self._pending = edges.pending
         self._ticks_ms = ticks_ms
         self._wake = getattr(display, "wake", None)
+        # A display whose bytes go out by DMA (overlaps) is waited for: a sleep stops clk_sys.
+        self._settle = getattr(display, "wait", None)
         self.light = 0  # light sleeps since power-on
         self.dormant = 0
         self.plugs = 0  # USB power arriving, seen by the VBUS pin's IRQ
@@ -72,6 +75,8 @@ class Sleeper:
         if timeout < _SHORTEST_MS:
             poll(until)
             return
+        if self._settle is not None:
+            self._settle()
         self._lightsleep(timeout)
         self.light = (self.light + 1) & 0x3FFFFFFF
         if self._wake is not None:
@@ -82,6 +87,8 @@ class Sleeper:
         when this returns (its IRQ may not have seen an edge that came with no clock running).
         Without machine.mem32 (no wake can be armed) it sleeps lightly for a second instead."""
         mem32 = self._mem32
+        if self._settle is not None:
+            self._settle()
         if mem32 is None:
             self._lightsleep(1000)
             return

@@ -24,11 +24,10 @@ class OverlappingDisplay(KeptDisplay):
     def __init__(self, hal):
         KeptDisplay.__init__(self, hal)
         self.calls = []
-        self.sent = None  # the frame as send() found it
 
     def send(self, frame, dirty=None):
         self.calls.append(("send", windows(dirty)))
-        self.sent = bytes(frame)
+        self.frame = bytes(frame)
         if dirty is not None:
             dirty.clear()
 
@@ -53,7 +52,7 @@ def test_a_press_sends_the_band_alone_first_then_the_digits():
     clock.run_until(2001)
     assert display.calls[0] == ("send", [(0, 61, 5, 5)]), display.calls
     assert display.calls[1][0] == "show" and LINE not in display.calls[1][1]
-    assert display.calls[2] == ("show", [LINE])  # after the save: the status line
+    assert display.calls[2] == ("send", [LINE])  # after the save: the status line
     assert display.frame == fresh(clock.app)
     clock.run_until(3000)
     for at, lever in ((5432, b.LEFT), (9876, b.RIGHT), (12345, b.LEFT)):
@@ -70,17 +69,23 @@ def test_a_press_sends_the_band_alone_first_then_the_digits():
         assert running.running  # the band built from the side on move is the views' band
 
 
-def test_what_is_not_a_press_goes_by_show_alone():
+def test_what_is_not_a_press_goes_by_send_alone_and_a_press_waits_for_it():
     clock = Clock(preset="Blitz 5+3", display=OverlappingDisplay)
     display = clock.hal.display
     clock.press(b.RIGHT, 2000)
     clock.run_until(2100)
     display.calls = []
-    clock.run_until(7000)  # seconds tick away
+    clock.run_until(7000)  # seconds tick away: each goes out while the loop goes on
     clock.press(b.PLAY, 7100)  # a pause moves the band too, but is not a lever's press
     clock.run_until(7300)
-    assert display.calls and {kind for kind, _windows in display.calls} == {"show"}
+    assert display.calls and {kind for kind, _windows in display.calls} == {"send"}
     assert display.frame == fresh(clock.app)
+    clock.press(b.PLAY, 7400)
+    clock.run_until(7999)
+    display.calls = []
+    clock.press(b.LEFT, 8000)  # a press's pass ends with show(), which waits for every send
+    clock.run_until(8000)
+    assert [kind for kind, _windows in display.calls[:2]] == ["send", "show"]
 
 
 def test_a_display_that_waits_gets_no_send():

@@ -126,6 +126,36 @@ def test_a_display_with_wake_is_woken_after_each_sleep():
     assert woken == [1300, 1600]
 
 
+def test_bytes_under_way_by_dma_are_waited_for_before_a_sleep():
+    import sys
+
+    from fakes import fake_rp2
+    from ui.dirty import Dirty
+
+    saved = sys.modules.get("rp2")
+    sys.modules["rp2"] = fake_rp2  # the board's port: the I2C panel's bytes go by DMA
+    try:
+        hal, clock, panel, select = board_hal()
+    finally:
+        if saved is None:
+            del sys.modules["rp2"]
+        else:
+            sys.modules["rp2"] = saved
+    display = hal.display
+    assert display.overlaps
+    frame = bytearray(1024)
+    display.show(frame)
+    display._dma.polls = 50
+    frame[0] = 0xFF
+    dirty = Dirty()
+    dirty.clear()  # shown: from now on only windows
+    dirty.add(0, 0, 0, 0)
+    display.send(frame, dirty)
+    assert display._dma.active() and panel.ram[0] == 0
+    hal.wait(1400)
+    assert panel.ram[0] == 0xFF and m.state.sleeps == [400]
+
+
 def test_standby_darkens_the_display_and_lights_and_a_wait_is_dormant():
     hal, clock, panel, select = board_hal(watchdog=True)
     hal.leds.set(True, False)
