@@ -622,7 +622,7 @@ def table(results, desktop):
         label = "worst press: its bytes on the display's bus alone"
         extra.insert(0, (label, ms("press_worst_bus_ms"), "-", ""))
         label = "a press beyond its own bytes on the bus, worst"
-        extra.insert(1, (label, ms("press_beyond_bus_worst_ms"), "-", "<= 3 ms"))
+        extra.insert(1, (label, ms("press_beyond_bus_worst_ms"), "-", "<= 3 ms on I2C"))
     if any(results[b].get("spi_hz") for b in boards):
         cells = [
             "%.1f MHz" % (results[b]["spi_hz"] / 1e6) if results[b].get("spi_hz") else "-"
