@@ -274,7 +274,7 @@ function hookI2C(bus, index) {
   hookI2CDma(bus, index);
 }
 
-// rp2040js's I2C makes no DMA request; the RP2040's does (datasheet 4.3.17, IC_DMA_CR and
+// rp2040js's I2C makes no DMA request; the RP2040's does (datasheet 4.3, I2C: IC_DMA_CR and
 // IC_DMA_TDLR): the TX request (DREQ_I2C0_TX 32, DREQ_I2C1_TX 34) is asserted while TDMAE is set
 // and the TX FIFO holds at most IC_DMA_TDLR entries. Here it follows every change of the FIFO.
 function hookI2CDma(bus, index) {

@@ -105,7 +105,7 @@ class OledScreen:
         # (16 bytes and a text's Python each) and the status line to the next clock(), which the
         # app makes once the press is saved; on SPI they take 0.3 ms and are drawn at once.
         self._spread = bus != "spi"
-        self.deferred = False  # the last clock() left a half to the next
+        self.deferred = False  # the last clock() left something to the next
         self.canvas = canvas.Canvas(self.frame)
         self.dirty = Dirty()
         self._times = (bytearray(_SLOT), bytearray(_SLOT))

@@ -4,16 +4,17 @@
 #
 # The I2C driver (ssd1306.py) waits in machine.I2C.writeto while each byte takes 22.5 us at
 # 400 kHz: a lever press's 212 bytes hold the core 4.8 ms. Here the windows are staged as
-# IC_DATA_CMD words (RP2040 datasheet 4.3.10: the byte in bits 0-7, STOP in bit 9) and one DMA
+# IC_DATA_CMD words (RP2040 datasheet 4.3, I2C: the byte in bits 0-7, STOP in bit 9) and one DMA
 # channel, paced by the I2C's TX request (DREQ_I2C0_TX 32, DREQ_I2C1_TX 34; IC_DMA_CR.TDMAE set),
 # writes them to IC_DATA_CMD: each window is two transactions to the target address that
 # machine.I2C left in IC_TAR, its commands and its data, each ended by a STOP. The app sends a
 # press's band first and builds the digits while the band is on the bus (app/clock_app.py).
 #
 # wait() returns when the last byte and its STOP are on the wire; show() is send() and wait().
-# Anything else on the bus (init, contrast, power) waits first, and so does the next send(): the
-# stage is not touched while the DMA reads it. A panel that does not answer aborts the
-# transaction (IC_RAW_INTR_STAT.TX_ABRT): counted in `errors`, and the next show() sends it all.
+# Anything else on the bus (init, contrast, power) waits first. A send() stages into the stage
+# the DMA is not reading, and starts once the transfer before it is all in the FIFO. A panel
+# that does not answer aborts the transaction (IC_RAW_INTR_STAT.TX_ABRT): counted in `errors`,
+# and the next show() sends it all.
 # Nothing allocates once made: the register addresses (above 2**30, so not small ints) are kept.
 import micropython
 from array import array
