@@ -8,12 +8,22 @@
 # column pointer advances along the page and never wraps to the next. Its charge pump is the
 # DC-DC command 0xAD 0x8B (the SSD1306's 0x8D is not a command here).
 # Per page of a window: 5 bytes of commands (address byte included) and 2 + w bytes of data.
+import micropython
 from micropython import const
 
 from hal.rp2040.ssd1306 import Ssd1306, board_i2c, copy_rows
+from hal.rp2040.ssd1306_dma import Ssd1306Dma
+
+try:
+    ptr8  # viper's pointers: names only MicroPython's compiler knows
+except NameError:
+    ptr8 = ptr16 = memoryview  # elsewhere stage_pages runs as plain Python
 
 COLUMN_OFFSET = const(2)
 PAGE_COMMAND_BYTES = const(5)  # I2C address, control byte, page, column low, column high
+_PAGE_WORDS = const(5)  # by DMA, per page: 00 page low high, then the data control byte 40
+_COLUMNS = const(128)  # the frame's width, as a constant viper can use
+_STOP = const(0x200)  # IC_DATA_CMD: a STOP after this byte (ssd1306_dma.STOP)
 _COMMANDS = const(0x00)
 _SET_LOW_COLUMN = const(0x00)  # | the column's low nibble
 _SET_HIGH_COLUMN = const(0x10)  # | the column's high nibble
@@ -100,6 +110,47 @@ class Sh1106(Ssd1306):
         return sent
 
 
+@micropython.viper
+def stage_pages(stage: ptr16, at: int, frame: ptr8, x0: int, x1: int, p0: int, p1: int) -> int:
+    """Write window x0..x1, p0..p1 of `frame` into `stage` from word `at` as IC_DATA_CMD words
+    (ssd1306_dma.py): per page, its commands and its data, each a transaction ended by a STOP.
+    Return the word after them."""
+    column = x0 + COLUMN_OFFSET
+    page = p0
+    while page <= p1:
+        stage[at] = 0x00  # control byte: commands follow
+        stage[at + 1] = 0xB0 | page
+        stage[at + 2] = column & 0x0F
+        stage[at + 3] = 0x10 | column >> 4 | _STOP
+        stage[at + 4] = 0x40  # control byte: display data follows
+        at += _PAGE_WORDS
+        i = page * _COLUMNS + x0
+        last = page * _COLUMNS + x1
+        while i <= last:
+            stage[at] = frame[i]
+            at += 1
+            i += 1
+        stage[at - 1] = stage[at - 1] | _STOP
+        page += 1
+    return at
+
+
+class Sh1106Dma(Ssd1306Dma):
+    """The Sh1106 with its pages written by DMA (Ssd1306Dma's send(), wait() and show())."""
+
+    PAGE_WORDS = _PAGE_WORDS
+    _sequence = Sh1106._sequence
+
+    def __init__(self, i2c, dma, mem32, i2c_id=0, address=0x3C, flip=False):
+        super().__init__(i2c, dma, mem32, i2c_id, address, flip)
+        self._stager = stage_pages
+
+
 def from_board(machine, board, sleep_us):
-    """The board's SH1106 on its I2C pins."""
-    return Sh1106(board_i2c(machine, board), board.OLED_ADDRESS)
+    """The board's SH1106 on its I2C pins, fed by DMA where the port has rp2.DMA."""
+    i2c = board_i2c(machine, board)
+    try:
+        from rp2 import DMA
+    except ImportError:
+        return Sh1106(i2c, board.OLED_ADDRESS)
+    return Sh1106Dma(i2c, DMA(), machine.mem32, board.I2C_ID, board.OLED_ADDRESS)

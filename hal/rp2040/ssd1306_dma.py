@@ -45,7 +45,7 @@ STOP = const(0x200)
 _COLUMNS = const(128)  # the frame's WIDTH, as a constant viper can use
 WINDOW_WORDS = const(8)  # per window: 00 21 x0 x1 22 p0 p1, then the data control byte 40
 _STAGE_DATA = const(512)  # bytes of display data a stage takes: half the frame
-_STAGE_WORDS = const(WINDOW_WORDS + _STAGE_DATA)
+_STAGE_WORDS = const(_STAGE_DATA + 32)  # and the commands of a window, or of 4 pages apart
 _WHOLE = bytes((0, WIDTH - 1, 0, PAGES - 1))  # the whole frame as a window (two on the bus)
 # wait() gives up after this many polls of the bus (each a few us): longer than a whole frame's
 # 23 ms at 400 kHz. The bus is then taken as stuck: the transfer is stopped and counted.
@@ -92,6 +92,7 @@ class Ssd1306Dma(Ssd1306):
     frame as the I2C driver takes them; send() and wait() besides."""
 
     overlaps = True  # send() returns while the bytes go out
+    PAGE_WORDS = 0  # a window's commands once; a panel with page addressing: per page
 
     def __init__(self, i2c, dma, mem32, i2c_id=0, address=0x3C, flip=False, external_vcc=False):
         self._dma = dma
@@ -105,6 +106,7 @@ class Ssd1306Dma(Ssd1306):
         # moment the other's last word is in the FIFO, so the bus does not pause between them.
         self._stages = (array("H", bytes(2 * _STAGE_WORDS)), array("H", bytes(2 * _STAGE_WORDS)))
         self._words = self._stages[0]  # the stage send() fills next
+        self._stager = stage_window  # a function, kept: it writes a window's words
         self._in_flight = False
         Ssd1306.__init__(self, i2c, address, flip, external_vcc)  # init() writes: IC_TAR is set
         mem32[base + IC_DMA_TDLR] = _TX_LEVEL
@@ -143,6 +145,8 @@ class Ssd1306Dma(Ssd1306):
             if not self._ready:
                 return 0
         words = self._words
+        stage = self._stager
+        per_page = self.PAGE_WORDS  # 0: a window's commands once (WINDOW_WORDS), else per page
         at = 0
         sent = 0
         if dirty is None or dirty.whole or not self._known:
@@ -169,13 +173,17 @@ class Ssd1306Dma(Ssd1306):
                 last = p0 + _STAGE_DATA // width - 1
                 if last > p1:
                     last = p1
-                if at + WINDOW_WORDS + width * (last - p0 + 1) > _STAGE_WORDS:
+                pages = last - p0 + 1
+                if per_page:
+                    need = pages * (per_page + width)
+                else:
+                    need = WINDOW_WORDS + width * pages
+                if at + need > _STAGE_WORDS:
                     self._start(at)
                     words = self._words
                     at = 0
-                start = at
-                at = stage_window(words, at, frame, x0, x1, p0, last)
-                sent += at - start + 2
+                at = stage(words, at, frame, x0, x1, p0, last)
+                sent += need + (2 * pages if per_page else 2)  # an address byte a transaction
                 p0 = last + 1
         if dirty is not None:
             dirty.clear()

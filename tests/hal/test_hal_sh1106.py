@@ -1,20 +1,28 @@
 # SPDX-License-Identifier: MIT
 # The SH1106 driver against its panel model: 132 columns of RAM with an offset of 2, page
-# addressing only, windows sent page by page; the glass shows the frame the app built.
+# addressing only, windows sent page by page (by machine.I2C, or as the board does by DMA); the
+# glass shows the frame the app built.
 import micropython
 from fake_devices import Sh1106Panel
 from fakes import fake_machine as m
 from hal.rp2040 import sh1106
-from hal.rp2040.sh1106 import Sh1106
+from fakes.fake_rp2 import DMA
+from hal.rp2040.sh1106 import Sh1106, Sh1106Dma
 from support import raises
 from test_hal_ssd1306 import Windows, pattern
 
 
-def setup(flip=False):
+def setup(flip=False, dma=False):
+    """The panel on bus 0 and its driver: the waiting one, or with `dma` the one whose pages a
+    DMA channel writes (Sh1106Dma, as on the board)."""
     m.reset()
     bus = m.bus(0)
     panel = bus.attach(0x3C, Sh1106Panel())
-    oled = Sh1106(m.I2C(0, scl=m.Pin(5), sda=m.Pin(4), freq=400000), 0x3C, flip)
+    i2c = m.I2C(0, scl=m.Pin(5), sda=m.Pin(4), freq=400000)
+    if dma:
+        oled = Sh1106Dma(i2c, DMA(), m.mem32, 0, 0x3C, flip)
+    else:
+        oled = Sh1106(i2c, 0x3C, flip)
     bus.log = []
     bus.bytes = 0
     return bus, panel, oled
@@ -29,7 +37,12 @@ def test_init_turns_on_the_dc_dc_and_sends_no_ssd1306_only_command():
 
 
 def test_the_whole_frame_goes_page_by_page_at_column_2():
-    bus, panel, oled = setup()
+    for dma in (False, True):
+        whole_frame(dma)
+
+
+def whole_frame(dma):
+    bus, panel, oled = setup(dma=dma)
     frame = pattern()
     assert oled.show(frame) == 8 * (5 + 130)
     assert bus.bytes == 8 * (5 + 130)
@@ -41,7 +54,12 @@ def test_the_whole_frame_goes_page_by_page_at_column_2():
 
 
 def test_a_window_sends_its_columns_on_each_of_its_pages():
-    bus, panel, oled = setup()
+    for dma in (False, True):
+        a_window(dma)
+
+
+def a_window(dma):
+    bus, panel, oled = setup(dma=dma)
     frame = pattern()
     oled.show(frame)
     bus.log = []
@@ -115,7 +133,12 @@ def test_the_model_refuses_horizontal_addressing_and_writes_past_the_ram():
 
 
 def test_a_changed_window_is_sent_without_allocating():
-    bus, panel, oled = setup()
+    for dma in (False, True):
+        a_window_without_allocating(dma)
+
+
+def a_window_without_allocating(dma):
+    bus, panel, oled = setup(dma=dma)
     frame = pattern()
     oled.show(frame)
     windows = Windows((8, 19, 2, 5))
