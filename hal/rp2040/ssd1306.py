@@ -203,14 +203,8 @@ class Ssd1306:
         `boxes` = x0, x1, p0, p1 per window, `whole` and `clear()`, which show() calls once they
         are sent), or the whole frame when `dirty` is None or whole, or after a bus error.
         Returns the bytes it put on the bus."""
-        if frame is not self._frame:
-            if len(frame) != FRAME_BYTES:
-                raise ValueError("a frame is 1024 bytes")
-            self._frame = frame
-        if not self._ready:
-            self.init()
-            if not self._ready:
-                return 0
+        if (frame is not self._frame or not self._ready) and not self._begin(frame):
+            return 0
         sent = 0
         if dirty is None or dirty.whole or not self._known:
             self._known = True
@@ -231,6 +225,17 @@ class Ssd1306:
             dirty.clear()
         self.sent += sent
         return sent
+
+    def _begin(self, frame):
+        """Take `frame` if it is a new one (1024 bytes, else ValueError) and configure a panel
+        not ready yet; False if it still does not answer. show() calls it only then."""
+        if frame is not self._frame:
+            if len(frame) != FRAME_BYTES:
+                raise ValueError("a frame is 1024 bytes")
+            self._frame = frame
+        if not self._ready:
+            self.init()
+        return self._ready
 
     def _send_window(self, x0, x1, p0, p1):
         """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""

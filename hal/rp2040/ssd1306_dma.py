@@ -21,7 +21,7 @@ from array import array
 
 from micropython import const
 
-from hal.rp2040.ssd1306 import FRAME_BYTES, PAGES, WIDTH, Ssd1306, board_i2c
+from hal.rp2040.ssd1306 import PAGES, WIDTH, Ssd1306, board_i2c
 
 try:
     ptr8  # viper's pointers: names only MicroPython's compiler knows
@@ -136,14 +136,8 @@ class Ssd1306Dma(Ssd1306):
         """Start sending what changed of `frame` (show()'s windows) and return the bytes it will
         put on the bus, before they are out: wait() waits for them. Bytes still going out from
         the send() before are not waited for: these follow them on the bus."""
-        if frame is not self._frame:
-            if len(frame) != FRAME_BYTES:
-                raise ValueError("a frame is 1024 bytes")
-            self._frame = frame
-        if not self._ready:
-            self.init()
-            if not self._ready:
-                return 0
+        if (frame is not self._frame or not self._ready) and not self._begin(frame):
+            return 0
         words = self._words
         stage = self._stager
         per_page = self.PAGE_WORDS  # 0: a window's commands once (WINDOW_WORDS), else per page
