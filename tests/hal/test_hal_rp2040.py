@@ -44,10 +44,14 @@ class SegmentBoard:
     STORAGE_ROOT = "/data"
 
 
-def oled_hal(watchdog=False, board=OledBoard):
+def oled_hal(watchdog=False, board=OledBoard, start=500, usb=None):
+    """The HAL of `board` (an SSD1306 on I2C0) on the fake machine from stamp `start`; with
+    `usb` True or False, USB power on VBUS_SENSE present or not from the start."""
     m.reset()
-    clock = m.Clock(500)
+    clock = m.Clock(start)
     panel = m.bus(0).attach(0x3C, Ssd1306Panel())
+    if usb is not None:
+        m.set_vbus(usb)
     fs = FakeFs()
     select = FakeSelect(clock)
     hal = Rp2040Hal(

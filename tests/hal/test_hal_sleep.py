@@ -1,16 +1,10 @@
 # SPDX-License-Identifier: MIT
 # The RP2040 HAL's waits on the fake machine: light sleep on battery, select.poll on USB power, a
 # press during a sleep stamped at its millisecond, dormant while the clock is off, its wake.
-import io
-
-from fake_devices import Ssd1306Panel
 from fakes import fake_machine as m
-from fakes.fake_fs import FakeFs
-from fakes.fake_select import FakeSelect
 from hal import buttons as b
-from hal.rp2040.hal import Rp2040Hal
 from support import raises
-from ui.kinds import driver_for
+from test_hal_rp2040 import oled_hal
 
 WAKE = 0x40014160  # IO_BANK0 DORMANT_WAKE_INTE0
 
@@ -33,25 +27,7 @@ class Board:
 
 
 def board_hal(usb=False, watchdog=False):
-    m.reset()
-    clock = m.Clock(1000)
-    panel = m.bus(0).attach(0x3C, Ssd1306Panel())
-    m.set_vbus(usb)
-    fs = FakeFs()
-    select = FakeSelect(clock)
-    hal = Rp2040Hal(
-        m,
-        Board,
-        clock.ticks_ms,
-        clock.sleep_us,
-        watchdog=watchdog,
-        fs=fs,
-        opener=fs.open,
-        select=select,
-        io=io,
-        display=driver_for,
-    )
-    return hal, clock, panel, select
+    return oled_hal(watchdog, Board, 1000, usb)
 
 
 def test_on_battery_a_wait_is_one_light_sleep_to_the_stamp():
