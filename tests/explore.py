@@ -20,6 +20,7 @@ from fakes.fake_fs import FakeFs
 from hal import buttons as b
 from harness import FULL, MINIMAL
 from serial_fakes import SerialClock
+from sim.hal_base import KeptDisplay
 from support import parsers_kept
 
 QUICK = "chessclock:2/10s, G/10s"  # an interim flag at 10 s, the end at 20 s
@@ -79,12 +80,24 @@ MINIMAL_INPUTS = (
 )
 
 
-class Walk:
-    """One path of inputs played on one clock, checking each step."""
+class SendingDisplay(KeptDisplay):
+    """The kept frame on a display whose send() returns while its bytes go out (DMA, as the I2C
+    OLED boards have it): the app sends a press's bands first and other frames unwaited."""
 
-    def __init__(self, present, screen_class):
+    overlaps = True
+
+    def send(self, frame, dirty=None):
+        self.show(frame, dirty)
+
+
+class Walk:
+    """One path of inputs played on one clock, checking each step; `display` makes the HAL's
+    display (None: the kept frame)."""
+
+    def __init__(self, present, screen_class, display=None):
         self.present = present
         self.screen_class = screen_class
+        self.display = display
         self.fs = FakeFs()
         self.now = 1000
         self.clock = self._boot()
@@ -94,7 +107,9 @@ class Walk:
 
     def _boot(self):
         screen = None if self.screen_class is None else self.screen_class()
-        clock = SerialClock(present=self.present, screen=screen, fs=self.fs, start=self.now)
+        clock = SerialClock(
+            present=self.present, screen=screen, fs=self.fs, start=self.now, display=self.display
+        )
         self.events = []
         told = clock.app.listener
 
@@ -243,21 +258,29 @@ def key(clock):
     )
 
 
-def walk(present=FULL, inputs=FULL_INPUTS, screen_class=None, depth=4, seeds=((),), limit=100000):
+def walk(
+    present=FULL,
+    inputs=FULL_INPUTS,
+    screen_class=None,
+    depth=4,
+    seeds=((),),
+    limit=100000,
+    display=None,
+):
     """Breadth first, each new state explored once, up to `depth` inputs from one of the
     `seeds` (paths of input names from a fresh clock: the walk starts where they lead, so it
-    reaches deep states for the price of shallow ones) and `limit` states. Returns (states,
-    transitions, deepest)."""
-    return parsers_kept(_walk, present, inputs, screen_class, depth, seeds, limit)
+    reaches deep states for the price of shallow ones) and `limit` states, on a HAL whose
+    display `display` makes (None: the kept frame). Returns (states, transitions, deepest)."""
+    return parsers_kept(_walk, present, inputs, screen_class, depth, seeds, limit, display)
 
 
-def _walk(present, inputs, screen_class, depth, seeds, limit):
+def _walk(present, inputs, screen_class, depth, seeds, limit, display):
     names = [name for name, _kind, _argument in inputs]
     seen = {}
     frontier = []
     for seed in seeds:
         route = tuple([names.index(name) for name in seed])
-        walker, found = _played(present, screen_class, inputs, route)
+        walker, found = _played(present, screen_class, inputs, route, display)
         if found not in seen:
             seen[found] = 0
             walker.check_restart()
@@ -269,7 +292,7 @@ def _walk(present, inputs, screen_class, depth, seeds, limit):
         for path in frontier:
             for index in range(len(inputs)):
                 route = path + (index,)
-                walker, found = _played(present, screen_class, inputs, route)
+                walker, found = _played(present, screen_class, inputs, route, display)
                 transitions += 1
                 if found in seen or len(seen) >= limit:
                     continue
@@ -281,10 +304,10 @@ def _walk(present, inputs, screen_class, depth, seeds, limit):
     return len(seen), transitions, deepest
 
 
-def _played(present, screen_class, inputs, route):
+def _played(present, screen_class, inputs, route, display):
     """(the walker after `route`, its state's key); AssertionError naming the route when a step
     broke an invariant or raised."""
-    walker = Walk(present, screen_class)
+    walker = Walk(present, screen_class, display)
     try:
         for step in route:
             walker.step(*inputs[step])

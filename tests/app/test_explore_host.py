@@ -24,9 +24,13 @@ def test_the_seven_segment_board_from_every_state_within_two_inputs_of_the_seeds
 def test_deeper_on_demand():
     if DEPTH <= 3:
         return  # make test walks three deep (tests/app/test_explore.py)
-    for present, inputs in ((FULL, explore.FULL_INPUTS), (MINIMAL, explore.MINIMAL_INPUTS)):
+    walks = (
+        (FULL, explore.FULL_INPUTS, None),
+        (MINIMAL, explore.MINIMAL_INPUTS, explore.SendingDisplay),
+    )
+    for present, inputs, display in walks:
         states, transitions, deepest = explore.walk(
-            present, inputs, depth=DEPTH, seeds=explore.SEEDS
+            present, inputs, depth=DEPTH, seeds=explore.SEEDS, display=display
         )
         print("%s: %d states, %d transitions" % (len(present), states, transitions))
 
