@@ -306,6 +306,7 @@ def side(game, player, now):
     fields["player"] = report.SIDES[player]
     fields["running"] = view.running
     fields["moves"] = view.moves
+    fields["delay_ms"] = view.delay_ms
     return fields
 
 
@@ -331,21 +332,56 @@ def state(app, now):
     return doc
 
 
+# The figures a follower runs between messages: the main one (`remaining_ms`, its `rate`) and
+# those beside it that can run (`rates`: the delay, an Arimaa reserve).
+_NOT_THEN = ("penalty_ms", "soft_timeout", "running", "moves")  # `then` has only the figures
+
+
 def _rates(game, now, doc):
-    """How each side's figure moves from `now` (`rate`: -1 down, 1 up, 0 still) and until when
-    that holds (`next_ms`: a flag, a stage, a period, the end of a delay; null: no end): a
-    follower runs the clock from these until the next state."""
+    """How each side's figures move from `now` (`rate`: -1 down, 1 up, 0 still; `rates` for the
+    delay and the reserve) and until when that holds (`next_ms`: a flag, a stage, a period, the
+    end of a delay; null: no end); `then`, each side's figures and rates from that instant on,
+    up to the change after it (`next_ms` of its own). So a follower runs the clock between
+    messages as the clock does, across the next change of rule too; the clock sends a state at
+    each such change anyway."""
     due = game.next_event(now) if game.state() == RUNNING else None
     doc["next_ms"] = None if due is None else ticks.diff(due, now)
-    step = 1000 if due is None else min(1000, ticks.diff(due, now))
+    _moving(game, now, due, doc)
+    then = None
+    if due is not None:
+        then = {}
+        for name in ("left", "right"):
+            fields = side(game, report.SIDES.index(doc[name]["player"]), due)
+            for key in _NOT_THEN:
+                del fields[key]
+            then[name] = fields
+        after = game.next_event(due)
+        then["next_ms"] = None if after is None else ticks.diff(after, due)
+        _moving(game, due, after, then)
+    doc["then"] = then
+
+
+def _moving(game, at, due, doc):
+    step = 1000 if due is None else min(1000, ticks.diff(due, at))
     for name in ("left", "right"):
         fields = doc[name]
         rate = 0
+        rates = {}
         if step > 0:
-            later = game.view(report.SIDES.index(fields["player"]), ticks.add(now, step), View())
-            moved = later.time_ms - fields["remaining_ms"]
-            rate = 1 if moved > 0 else -1 if moved < 0 else 0
+            player = report.SIDES.index(fields["player"])
+            later = game.view(player, ticks.add(at, step), View())
+            rate = _sign(later.time_ms - fields["remaining_ms"])
+            for key, value in (("delay_ms", later.delay_ms), ("reserve_ms", later.reserve_ms)):
+                if fields.get(key) is not None:
+                    moved = _sign(value - fields[key])
+                    if moved:
+                        rates[key] = moved
         fields["rate"] = rate
+        fields["rates"] = rates
+
+
+def _sign(value):
+    return 1 if value > 0 else -1 if value < 0 else 0
 
 
 def event_json(app, event, stamp, entries):
