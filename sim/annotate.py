@@ -126,6 +126,15 @@ def run(args, note):
 def read_record(path):
     try:
         doc = records.load(path)
+    except records.RecordError as error:
+        raise AnnotateError(str(error))
+    return record_of(doc, path)
+
+
+def record_of(doc, path="the record"):
+    """The Record of a decoded game record (GAME's JSON, a PCN game record); `path` names it in
+    what an AnnotateError says."""
+    try:
         entries = records.standing(doc, path)
     except records.RecordError as error:
         raise AnnotateError(str(error))

@@ -3,12 +3,14 @@
 # gateway` (clocks on USB onto a broker) and `hall broadcast` (one PGN per board) (docs/hall.md).
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from app.hall import check_hall_name
+from sim.hall_account import broker_arguments
 
 EXIT_INPUT = 2
 
@@ -85,38 +87,6 @@ def simulate(args):
     return 0
 
 
-def broker_arguments(parser, user):
-    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
-    parser.add_argument(
-        "--hall", default="hall", help="the hall's name (the topics' second level)"
-    )
-    parser.add_argument("--user", default=user, help="the broker account (default %s)" % user)
-    parser.add_argument(
-        "--password-file",
-        metavar="FILE",
-        help="a file holding the account's password (else $HALL_PASSWORD)",
-    )
-
-
-def broker_address(args):
-    """(host, port, user, password) of the broker arguments; ValueError saying what is wrong."""
-    check_hall_name(args.hall)
-    host, _, port = args.broker.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError("--broker: HOST:PORT, e.g. 192.168.1.10:1883")
-    if args.password_file:
-        try:
-            with open(args.password_file) as handle:
-                password = handle.read().strip()
-        except OSError as error:
-            raise ValueError("--password-file %s: %s" % (args.password_file, error.strerror))
-    else:
-        password = os.environ.get("HALL_PASSWORD", "")
-    if not password:
-        raise ValueError("the broker needs a password: --password-file FILE or $HALL_PASSWORD")
-    return host, int(port), args.user, password
-
-
 def add_command(commands):
     hall = commands.add_parser(
         "hall", help="a simulated hall on a local Mosquitto with the arbiter's page (docs/hall.md)"
@@ -147,11 +117,20 @@ def add_command(commands):
     gateway.add_argument(
         "--scan", action="store_true", help="also every /dev/ttyACM* that appears (a USB hub)"
     )
+    gateway.add_argument(
+        "--accounts",
+        metavar="FILE",
+        help="the boards' accounts, clock-N:password lines (the gateway publishes each board as"
+        " its own account)",
+    )
     gateway.add_argument("--timeout", type=float, default=5.0, help="seconds to wait per answer")
     broadcast = actions.add_parser(
         "broadcast", help="keep one PGN per board with %%clk and %%emt, from the broker"
     )
     broker_arguments(broadcast, "broadcast")
-    broadcast.add_argument("--out", required=True, metavar="DIR", help="board-N.pgn go here")
+    broadcast.add_argument(
+        "--out", required=True, metavar="DIR", help="round-R/board-B-N.pgn and results go here"
+    )
+    broadcast.add_argument("--round", type=int, default=1, help="the round's number (default 1)")
     broadcast.add_argument("--moves", metavar="DIR", help="board-N.pgn with the moves, merged")
     broadcast.add_argument("--seconds", type=float, help="stop after this long")

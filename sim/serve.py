@@ -22,6 +22,9 @@ def build(board_name, preset, storage_dir, key_lines):
     app = boards.build_app(hal, board)
     if preset is not None:
         choose(app, preset)
+    from app import hall
+
+    hall.boot(app)  # a clock that keeps a board number keeps its finished games for the hall
     runner = Runner(hal, app)
     runner.channel.repl = False  # no REPL to go to
     return hal, app, runner, port

@@ -19,7 +19,7 @@ HELP = (
     "PRESET USE <n>              choose preset n for the next game (no game in progress)",
     "NEW                         a new game on the chosen preset (clears a finished game)",
     "STATE                       the clock as JSON",
-    "GAME                        the game's record as JSON (a PCN game record)",
+    "GAME [SUM]                  the game's record as JSON (a PCN game record); SUM: its CRC-32",
     "SET MUTE ON|OFF             sound off or on",
     "SET BOARD <n>               this clock's board number in the hall (1 to 9999; 0: none)",
     "SET HALL <name>             the hall's name (letters, digits, - and _)",
@@ -27,6 +27,7 @@ HELP = (
     "SET WIFI <ssid> [<password>]  the Wi-Fi network (a Wi-Fi clock)",
     "HALL                        board, hall, broker and link as JSON",
     "HALL CMD <json>             obey an arbiter's command (the hall gateway), answer as JSON",
+    "OUTBOX [GET <id>|ACK <id> <version>]  the finished games kept for the hall (the gateway)",
     "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
     "MEM                         the heap after a collection as JSON: used, free, largest block",
     "PING                        answers OK pong",
@@ -54,7 +55,7 @@ def run(channel, text, now):
         _new(send, app)
     elif verb == "STATE" and len(words) == 1:
         send("OK " + json.dumps(state(app, now)))
-    elif verb == "GAME" and len(words) == 1:
+    elif verb == "GAME" and (len(words) == 1 or len(words) == 2 and words[1].upper() == "SUM"):
         if app.record.owner is None:
             send("ERR no game has started yet")
         else:
@@ -62,20 +63,30 @@ def run(channel, text, now):
 
             # A long game's record takes seconds on the chip (25 ms a ply on stock MicroPython,
             # 6 ms frozen): each piece feeds the watchdog, or its 5 s would reset the clock.
+            # GAME SUM ends the line with the CRC-32 of the JSON as sent: a reader that lost a
+            # byte (a full buffer on the way) knows it and asks again.
             part = channel.write_part
             feed = app.hal.feed
+            summed = _Summed(part) if len(words) == 2 else None
 
             def out(text):
-                part(text)
+                if summed is None:
+                    part(text)
+                else:
+                    summed.write(text)
                 feed()
 
             part("OK ")
             game_record.write(app, out)
-            send("")
+            send("" if summed is None else summed.end())
     elif verb == "HALL":
         from app import hall_commands
 
         hall_commands.hall(channel, app, text, now)
+    elif verb == "OUTBOX":
+        from app import hall_commands
+
+        hall_commands.outbox(channel, app, words)
     elif (
         verb == "SET"
         and len(words) > 1
@@ -121,6 +132,26 @@ def run(channel, text, now):
         send("ERR usage: " + verb)
     else:
         send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
+
+
+class _Summed:
+    """Pieces of a line written as the channel writes them, with their CRC-32."""
+
+    def __init__(self, part):
+        self.part = part
+        self.crc = 0
+
+    def write(self, text):
+        import binascii
+
+        from app.serial_channel import ascii_line
+
+        text = ascii_line(text)
+        self.part(text)
+        self.crc = binascii.crc32(text.encode(), self.crc)
+
+    def end(self):
+        return " %08x" % (self.crc & 0xFFFFFFFF)
 
 
 def _memory():
@@ -327,7 +358,13 @@ def state(app, now):
         "entries": app.record.length,
         "stamp": now,
         "store": app.store_problem,
+        "game": app.record.tag,
     }
+    hall = app.hall
+    if hall is not None:  # a clock in a hall: its board, its last command, its finished games
+        doc["board"] = hall.board
+        doc["seq"] = hall.seq
+        doc["outbox"] = len(hall.outbox)
     _rates(game, now, doc)
     return doc
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The hall's serial commands: SET BOARD, SET HALL, SET BROKER, SET WIFI, HALL and HALL CMD.
+# The hall's serial commands: SET BOARD, SET HALL, SET BROKER, SET WIFI, HALL, HALL CMD and OUTBOX.
 import json
 
 from app import hall as halls
@@ -104,3 +104,33 @@ def hall(channel, app, text, now):
         send("ERR not a command: %s" % error)
         return
     send("OK " + json.dumps(answer))
+
+
+def outbox(channel, app, words):
+    """OUTBOX: the finished games kept for the hall, as JSON; OUTBOX GET <id>: one's message,
+    with its CRC-32 after it (as GAME SUM); OUTBOX ACK <id> <version>: the recorder has it."""
+    send = channel.send
+    hall = halls.of(app)
+    outbox = hall.outbox
+    rest = words[2].split() if len(words) == 3 else []
+    action = words[1].upper() if len(words) > 1 else ""
+    if len(words) == 1:
+        send("OK " + json.dumps(outbox.listing()))
+    elif action == "GET" and len(rest) == 1 and rest[0].isdigit():
+        item = outbox.find(int(rest[0]))
+        payload = None if item is None else outbox.read(item)
+        if payload is None:
+            send("ERR no game %s waits" % rest[0])
+            return
+        import binascii
+
+        text = payload.decode()  # JSON written by the clock: ASCII (names escaped)
+        from app.serial_channel import ascii_line
+
+        text = ascii_line(text)
+        send("OK %s %08x" % (text, binascii.crc32(text.encode()) & 0xFFFFFFFF))
+    elif action == "ACK" and len(rest) == 2 and rest[0].isdigit() and rest[1].isdigit():
+        taken = hall.acknowledged(int(rest[0]), int(rest[1]))
+        send("OK %s" % ("acknowledged" if taken else "not waiting"))
+    else:
+        send("ERR usage: OUTBOX | OUTBOX GET <id> | OUTBOX ACK <id> <version>")

@@ -304,13 +304,9 @@ class Link:
         hall = self.hall
         doc = commands.state(self.app, now)
         doc["hall"] = hall.name
-        doc["board"] = hall.board
-        doc["seq"] = hall.seq
         doc["event"] = EVENT_NAMES[self._last] if self._last >= 0 else "hello"
         doc["at"] = self._last_at
         doc["dropped"] = self.dropped
-        doc["game"] = self.app.record.tag
-        doc["outbox"] = len(hall.outbox)
         due = doc["next_ms"]
         self._rule_at = -1 if due is None else ticks.add(now, due)
         return json.dumps(doc)
