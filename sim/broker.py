@@ -66,9 +66,11 @@ def acl(hall, boards):
 
 
 def listener(port, host):
-    """A listener's lines: on an IPv4 address, the WebSockets listener needs socket_domain as
-    well, or libwebsockets listens on every address (Mosquitto 2.0.11)."""
-    lines = ["listener %d %s" % (port, host)]
+    """A listener's lines. A client's id is its account, whatever id it asks for (a setting of
+    each listener's: before any listener it sets only the default one, which a configuration
+    with listeners of its own does not have). On an IPv4 address the WebSockets listener needs
+    socket_domain as well, or libwebsockets listens on every address (Mosquitto 2.0.11)."""
+    lines = ["listener %d %s" % (port, host), "use_username_as_clientid true"]
     try:
         if ipaddress.ip_address(host).version == 4:
             lines.append("socket_domain ipv4")
@@ -83,8 +85,6 @@ def config(folder, port, ws_port, host="127.0.0.1"):
             "# Written for this run by python -m sim hall.",
             "per_listener_settings false",
             "allow_anonymous false",
-            # A client's id is its account: no one can knock another's connection off.
-            "use_username_as_clientid true",
             "password_file %s" % os.path.join(folder, "passwd"),
             "acl_file %s" % os.path.join(folder, "acl"),
             # Sessions (the commands waiting for a clock away) and retained states outlive a
