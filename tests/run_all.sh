@@ -58,7 +58,7 @@ if bash tests/web/setup.sh; then
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
   "$BIN/pytest" -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
-  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
+  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py tests/hall/check_hall_faults.py || failed+=("hall page")
 else
   failed+=("browser tier set-up")
 fi
