@@ -244,6 +244,7 @@ class UsbClock:
         self.published = 0  # of them, published on this connection
         self.beat_at = 0.0
         self.games_at = 0.0
+        self.store_board = 0  # a --port number to store on the clock at the next chance
         self.looked = -LOOK_S
         self.said = None  # the last thing said about the port, said once
 
@@ -404,6 +405,9 @@ class UsbClock:
             )
             return
         board = said.get("board") or self.given_board
+        # A number given by --port, for a clock that keeps none: stored on the clock (when no
+        # clock runs there: a flash write), so it keeps its finished games for the hall.
+        self.store_board = board if not said.get("board") else 0
         if not isinstance(board, int) or board <= 0:
             self.note("no board number: SET BOARD <n> on the clock, or --port N=%s" % self.path)
             return
@@ -430,12 +434,20 @@ class UsbClock:
         if not isinstance(state, dict):
             return
         self.beat_at = now + HEARTBEAT_S
+        if self.store_board and state.get("state") != "running":
+            self.ask("SET BOARD %d" % self.store_board, self._board_set, now)
+            self.store_board = 0
         if self.state is None:
             self.publish_state(state, "hello")
+        elif state.get("outbox") != self.state.get("outbox"):  # a game kept or let go
+            self.publish_state(state, self.state.get("event"))
         if self.link is not None and isinstance(state.get("stamp"), int):
             self.link.publish("alive", {"online": True, "now": state["stamp"]}, True)
         if state.get("outbox"):
             self.games_at = min(self.games_at, now)
+
+    def _board_set(self, text, now):
+        self.note(("board number stored on the clock: " if text.startswith("OK") else "") + text)
 
     def _game(self, text, now):
         if text == "ERR no game has started yet":
