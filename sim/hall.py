@@ -37,22 +37,34 @@ def simulate(args):
         check_hall_name(args.hall)
         if not 1 <= args.clocks <= 2000:
             raise ValueError("--clocks: 1 to 2000")
+        wifi = args.clocks if args.board == "picow_oled" else args.wifi
+        if args.board not in (None, "pico_oled", "picow_oled"):
+            raise ValueError("--board: pico_oled (USB clocks, the default) or picow_oled (Wi-Fi)")
+        if not 0 <= wifi <= args.clocks:
+            raise ValueError("--wifi: 0 to the number of clocks")
+        if wifi:
+            from sim.hall_wifi import client_class
+
+            client_class()  # NoUmqtt, said at once, when umqtt.simple is not here
         folder = tempfile.mkdtemp(prefix="clock-broker-")
         broker = Broker(folder, args.hall, range(1, args.clocks + 1), args.host)
         broker.start()
-    except (ValueError, BrokerError, OSError) as error:
+    except (ValueError, BrokerError, OSError, RuntimeError) as error:
         print("error: %s" % error, file=sys.stderr)
         return EXIT_INPUT
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     httpd = None
     hall = None
+    recorder = None
     try:
         httpd = web.server(args.host, args.web_port)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
         page = "http://%s:%d/hall.html" % (host, httpd.server_address[1])
         ws = "ws://%s:%d" % (broker.host, broker.ws_port)
-        hall = SimHall(broker, args.clocks, args.hall, args.virtual, not args.arbiter_starts)
+        hall = SimHall(
+            broker, args.clocks, args.hall, args.virtual, not args.arbiter_starts, wifi=wifi
+        )
         print(
             "the hall's page (arbiter): %s#broker=%s&hall=%s&user=arbiter&password=%s&by=arbiter"
             % (page, ws, args.hall, broker.passwords["arbiter"])
@@ -65,10 +77,29 @@ def simulate(args):
             "broker: mqtt://%s:%d (WebSockets %s), read-only user viewer, password %s"
             % (broker.host, broker.port, ws, broker.passwords["viewer"])
         )
-        print("accounts and ACL: %s (passwd, acl, mosquitto.conf)" % folder)
+        print("accounts and ACL: %s (accounts.txt, passwd, acl, mosquitto.conf)" % folder)
+        if args.out:
+            recorder = subprocess.Popen(
+                [sys.executable, "-m", "sim", "hall", "broadcast", "--hall", args.hall]
+                + ["--broker", "%s:%d" % (broker.host, broker.port), "--out", args.out],
+                env=dict(os.environ, HALL_PASSWORD=broker.passwords["broadcast"]),
+            )
+        if recorder is not None:
+            print("the recorder: %s (round-1/: a PGN per game, results.json)" % args.out)
+        else:
+            print(
+                "finished games wait on their clocks until a recorder takes them: --out DIR, or"
+                " python -m sim hall broadcast --user broadcast (password %s)"
+                % broker.passwords["broadcast"]
+            )
         print(
-            "%d clocks in hall %s%s; Ctrl-C stops"
-            % (args.clocks, args.hall, ", virtual time" if args.virtual else "")
+            "%d clocks in hall %s%s%s; Ctrl-C stops"
+            % (
+                args.clocks,
+                args.hall,
+                " (%d on Wi-Fi)" % wifi if wifi else "",
+                ", virtual time" if args.virtual else "",
+            )
         )
         sys.stdout.flush()
         hall.run(args.seconds)
@@ -80,10 +111,13 @@ def simulate(args):
     finally:
         if hall is not None:
             hall.close()
+        if recorder is not None:
+            recorder.terminate()
+            recorder.wait(10)
         if httpd is not None:
             httpd.shutdown()
             httpd.server_close()
-        broker.stop()
+        broker.remove()  # its run folder too: accounts and passwords are for this run only
     return 0
 
 
@@ -100,6 +134,20 @@ def add_command(commands):
     hall.add_argument("--host", default="127.0.0.1", help="the address the broker and page use")
     hall.add_argument("--web-port", type=int, default=8000, help="the page's port (0: any)")
     hall.add_argument("--seconds", type=float, help="stop after this long")
+    hall.add_argument(
+        "--wifi",
+        type=int,
+        default=0,
+        metavar="N",
+        help="boards 1 to N are Wi-Fi clocks (picow_oled): the firmware's own network and MQTT"
+        " code through umqtt.simple, on a simulated Wi-Fi",
+    )
+    hall.add_argument(
+        "--board", choices=("pico_oled", "picow_oled"), help="picow_oled: every clock on Wi-Fi"
+    )
+    hall.add_argument(
+        "--out", metavar="DIR", help="run the recorder too (hall broadcast): the games go here"
+    )
     hall.set_defaults(run=hall_command)
     actions = hall.add_subparsers(dest="hall_action")
     gateway = actions.add_parser(
