@@ -67,18 +67,22 @@ def run(channel, text, now):
             # byte (a full buffer on the way) knows it and asks again.
             part = channel.write_part
             feed = app.hal.feed
-            summed = _Summed(part) if len(words) == 2 else None
 
             def out(text):
-                if summed is None:
-                    part(text)
-                else:
-                    summed.write(text)
+                part(text)
                 feed()
 
             part("OK ")
-            game_record.write(app, out)
-            send("" if summed is None else summed.end())
+            summed = None
+            if len(words) == 2:
+                from app.hall_commands import Summed
+
+                summed = Summed(channel)
+            try:
+                game_record.write(app, out)
+            finally:
+                end = "" if summed is None else summed.end()
+            send(end)
     elif verb == "HALL":
         from app import hall_commands
 
@@ -132,26 +136,6 @@ def run(channel, text, now):
         send("ERR usage: " + verb)
     else:
         send("ERR unknown command %s (HELP lists the commands)" % _quote(words[0]))
-
-
-class _Summed:
-    """Pieces of a line written as the channel writes them, with their CRC-32."""
-
-    def __init__(self, part):
-        self.part = part
-        self.crc = 0
-
-    def write(self, text):
-        import binascii
-
-        from app.serial_channel import ascii_line
-
-        text = ascii_line(text)
-        self.part(text)
-        self.crc = binascii.crc32(text.encode(), self.crc)
-
-    def end(self):
-        return " %08x" % (self.crc & 0xFFFFFFFF)
 
 
 def _memory():

@@ -122,15 +122,41 @@ def outbox(channel, app, words):
         if payload is None:
             send("ERR no game %s waits" % rest[0])
             return
-        import binascii
-
-        text = payload.decode()  # JSON written by the clock: ASCII (names escaped)
-        from app.serial_channel import ascii_line
-
-        text = ascii_line(text)
-        send("OK %s %08x" % (text, binascii.crc32(text.encode()) & 0xFFFFFFFF))
+        channel.write_part("OK ")
+        summed = Summed(channel)
+        try:
+            channel.write_part(payload.decode())
+        finally:
+            end = summed.end()
+        send(end)
     elif action == "ACK" and len(rest) == 2 and rest[0].isdigit() and rest[1].isdigit():
         taken = hall.acknowledged(int(rest[0]), int(rest[1]))
         send("OK %s" % ("acknowledged" if taken else "not waiting"))
     else:
         send("ERR usage: OUTBOX | OUTBOX GET <id> | OUTBOX ACK <id> <version>")
+
+
+class Summed:
+    """The CRC-32 of what the channel writes to its port from now till end() (GAME SUM, OUTBOX
+    GET): the bytes as they go, after the channel made them ASCII. end() gives the line's end,
+    " <8 hex digits>", and leaves the port as it was."""
+
+    def __init__(self, channel):
+        import binascii
+
+        self._crc32 = binascii.crc32
+        self.crc = 0
+        self.port = port = channel.port
+        self._write = port.write
+        port.write = self._counted
+
+    def _counted(self, data):
+        self.crc = self._crc32(data, self.crc)
+        self._write(data)
+
+    def end(self):
+        try:
+            del self.port.write  # the port's own method again
+        except AttributeError:
+            self.port.write = self._write
+        return " %08x" % (self.crc & 0xFFFFFFFF)

@@ -208,3 +208,98 @@ def test_ipv4_addresses():
     assert ipv4("192.168.1.10") and ipv4("10.0.0.1") and not ipv4("10.0.0.256")
     assert not ipv4("hall.local") and not ipv4("1.2.3") and not ipv4("1.2.3.4.5")
     assert not ipv4("1.2.3.-4") and not ipv4("")
+
+
+def connected(server, clock, link, clean=True, present=False):
+    """The connection made (CONNECT read), the CONNACK given; the CONNECT's flags byte."""
+    start = "wait"
+    while start == "wait":
+        start = _connect_step(link, clock, clean)
+        if server.peer is None:
+            server.take()
+        if server.peer is not None and server.sent():
+            break
+        time.sleep_ms(2)
+    head = server.read(2)
+    body = server.read(head[1])
+    server.peer.write(b"\x20\x02" + (b"\x01" if present else b"\x00") + b"\x00")
+    time.sleep_ms(20)
+    assert _connect_step(link, clock, clean) == 0
+    return body[7]
+
+
+def _connect_step(link, clock, clean):
+    clock[0] += 100
+    try:
+        return link.connect(clean)
+    except OSError as error:
+        if error.args and error.args[0] == 115:
+            return "wait"
+        raise
+
+
+def test_a_persistent_session_kept_by_the_broker_is_not_subscribed_again():
+    server = Server()
+    clock = [0]
+    link = transport(server.port, clock)
+    flags = connected(server, clock, link, clean=False, present=True)
+    assert flags & 0x02 == 0  # no clean session: the broker keeps it while the clock is away
+    assert link.session
+    link.subscribe(b"clock/club/12/cmd", 1)
+    link.subscribe(b"clock/club/12/ack", 1)
+    assert not server.sent()  # its subscriptions are the broker's already
+    # what waited for it comes at once: a QoS 1 command, acknowledged by umqtt.simple
+    server.peer.write(b"\x32\x1b\x00\x11clock/club/12/cmd\x00\x07{}\x0a\x0a\x0a\x0a")
+    time.sleep_ms(20)
+    assert link.waiting()
+    link.check_msg()
+    assert clock[1:] == [(b"clock/club/12/cmd", b"{}\n\n\n\n")]
+    assert server.read(4) == b"\x40\x02\x00\x07"  # the PUBACK
+    link.disconnect()
+    server.close()
+
+
+def test_two_subscriptions_two_subacks_and_a_session_not_kept():
+    server = Server()
+    clock = [0]
+    link = transport(server.port, clock)
+    flags = connected(server, clock, link, clean=False, present=False)
+    assert flags & 0x02 == 0 and not link.session
+    link.subscribe(b"clock/club/12/cmd", 1)
+    link.subscribe(b"clock/club/12/ack", 1)
+    for topic in (b"clock/club/12/cmd", b"clock/club/12/ack"):
+        sub = server.read(2)
+        assert server.read(sub[1])[4:] == topic + b"\x01"  # at QoS 1
+    server.peer.write(b"\x90\x03\x00\x01\x01\x90\x03\x00\x02\x01")
+    time.sleep_ms(20)
+    link.check_msg()
+    assert not link.waiting()
+    link.disconnect()
+    server.close()
+
+
+def test_a_silent_broker_is_pinged_and_after_25_s_given_up():
+    server = Server()
+    clock = [0]
+    link = transport(server.port, clock)
+    connected(server, clock, link)
+    link.publish(b"clock/club/12/alive", b"{}", True)  # heard a moment ago: no ping
+    assert server.read(2) == b"\x31\x17"  # the topic's 2 + 19 bytes, the payload's 2
+    server.read(0x17)
+    clock[0] += 10000  # 10 s of silence: a PINGREQ goes first
+    link.publish(b"clock/club/12/alive", b"{}", True)
+    assert server.read(2) == b"\xc0\x00"
+    assert server.read(2 + 0x17)[:2] == b"\x31\x17"  # then the publish
+    server.peer.write(b"\xd0\x00")  # the PINGRESP: heard
+    time.sleep_ms(20)
+    assert link.waiting()
+    link.check_msg()
+    clock[0] += 24000  # 24 s since the PINGRESP: still alive, pinged again
+    link.publish(b"clock/club/12/alive", b"{}", True)
+    assert server.read(2) == b"\xc0\x00"
+    assert server.read(2 + 0x17)[:2] == b"\x31\x17"
+    clock[0] += 1000  # 25 s without a word: the connection is dead
+    error = raises(BrokerError, link.publish, b"clock/club/12/alive", b"{}", True)
+    assert str(error) == "the broker said nothing for 25 s"
+    link.disconnect()
+    server.close()
