@@ -34,6 +34,8 @@ from sim.text_edits import AnnotateError
 from sim.web import skeleton
 
 INDEX = "results.json"
+LIVE_EVERY_S = 1.0  # a game in play is rewritten at most this often (a hall of hundreds)
+INDEX_EVERY_S = 2.0  # results.json and round.pgn, at most this often but for a finished game
 
 
 class Game:
@@ -50,6 +52,7 @@ class Game:
         self.record = None  # the finished record (GAME's form)
         self.written = None  # the PGN text last written
         self.owed = 0  # the version to acknowledge once its file is written
+        self.written_at = 0.0  # when its file was last written (monotonic)
 
     @property
     def name(self):
@@ -79,12 +82,15 @@ class Game:
         }
 
     def summary(self):
+        record = self.record if self.record is not None else self.live_record()
         return {
             "board": self.board,
             "number": self.number,
             "game": self.tag,
             "version": self.version,
             "result": self.result,
+            "plies": len(record["plies"]),
+            "entries": len(record["clock"]["log"]),
             "file": self.name,
         }
 
@@ -104,6 +110,8 @@ class Broadcast:
         self.acks = []  # (board, tag, version) to acknowledge once written
         self.refused = set()  # (board, tag, version) of games that do not replay, said once
         self.taken = 0  # finished games taken (first versions and newer ones)
+        self.indexed_at = 0.0
+        self.index_owed = False  # a game's file changed since the index was written
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=user,
@@ -232,17 +240,22 @@ class Broadcast:
     # --- files ----------------------------------------------------------------------------
 
     def write(self):
-        """The games that changed, the index and the round's PGN; then the acknowledgements of
-        the finished games now on disk."""
+        """The games that changed (a game in play once a second at most), then the index and
+        the round's PGN (every 2 s at most, at once for a finished game); then the
+        acknowledgements of the finished games now on disk."""
+        now = time.monotonic()
         with self.lock:
-            dirty, self.dirty = sorted(self.dirty), set()
             acks, self.acks = self.acks, []
             jobs = []
-            for board, tag in dirty:
-                game = self.games[(board, tag)]
+            for key in sorted(self.dirty):
+                game = self.games[key]
+                if not game.owed and now - game.written_at < LIVE_EVERY_S:
+                    continue  # in play, written a moment ago: at a later pass
+                self.dirty.discard(key)
                 record = game.record if game.record is not None else game.live_record()
                 jobs.append((game, json.loads(json.dumps(record)), game.owed))
         done = []
+        changed = False
         for game, record, owed in jobs:
             if not record["clock"]["preset"]:
                 continue
@@ -251,13 +264,18 @@ class Broadcast:
             except AnnotateError as error:
                 self.say("board %d: %s" % (game.board, error))
                 continue
+            game.written_at = now
             if text != game.written:
                 files.replace(os.path.join(self.folder, game.name), text.encode())
                 game.written = text
+                changed = True
             if owed:
                 done.append((game, owed))
-        if jobs or acks:
+        self.index_owed = self.index_owed or changed
+        if done or self.index_owed and now - self.indexed_at >= INDEX_EVERY_S:
             self._index()
+            self.indexed_at = now
+            self.index_owed = False
         for game, owed in done:
             acks.append((game.board, game.tag, owed))
             with self.lock:
@@ -309,7 +327,10 @@ class Broadcast:
             while (end is None or time.monotonic() < end) and not (stop and stop.is_set()):
                 time.sleep(0.05)
                 self.write()
+            self.indexed_at = 0.0
             self.write()
+            if self.index_owed:
+                self._index()
         finally:
             self.client.disconnect()
             self.client.loop_stop()

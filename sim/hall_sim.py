@@ -179,6 +179,7 @@ class SimHall:
             self._at(clock.due, "pass", index)
         self.presses = 0
         self.on_press = None  # on_press(board, plies once pressed): told at each player's press
+        self.finished = {}  # (board, game id) -> (plies, record entries, result): games ended
 
     def _clock(self, index, preset):
         """Board index + 1 on its flash folder (a preset chosen, or None: as its flash has it)."""
@@ -378,7 +379,13 @@ class SimHall:
             think = clock.player.think_ms(view.time_ms, clock.budget)
             self._at(now + think, "press", index)
         elif state == OVER:
-            self._at(now + NEXT_GAME_MS, "new", index)
+            from clock import report
+
+            record = app.record
+            if record.owner is game:
+                key = (clock.board, record.tag)
+                self.finished[key] = (game.plies(), record.length, report.result(game))
+            self._at(now + NEXT_GAME_MS * self.pace, "new", index)
         elif state == READY and self.auto_start:
             self._at(now + self.rng.randint(1000, 8000), "start", index)
         elif state == PAUSED and clock.cut:  # after a power cut: resumed (its offer, then PLAY)
