@@ -17,7 +17,7 @@
 # is a persistent session, open while the clock is plugged and known: a command sent while it
 # is away waits on the broker (within its expiry) and is handed on as `HALL CMD <json>` when it
 # is back. Unplugged, the board says offline and its connection closes; a connection the broker
-# drops is made again, 2 s later, doubling to 30 s. Every socket and port is in one selector:
+# drops is made again, 2 s later, doubling to 10 s. Every socket and port is in one selector:
 # one thread, whatever the broker or the cables do.
 #
 # The gateway's own account (`gateway`) has a connection of its own, its heartbeat on
@@ -36,7 +36,7 @@ from sim.mqtt_transport import PahoTransport
 HEARTBEAT_S = 5.0
 GAMES_EVERY_S = 30.0  # the finished games are asked for (and sent again) this often
 RETRY_S = 2.0
-RETRY_MAX_S = 30.0
+RETRY_MAX_S = 10.0
 LOOK_S = 0.5  # a port's path looked for, a port checked
 CHUNK = 8  # record entries per event message, as the clock's link sends them
 MAX_COMMAND = 512  # bytes; the clock's own limit (app/hall.py)

@@ -20,7 +20,7 @@
 # notes an event in a preallocated ring (16; a full ring drops its oldest, counted in the state's
 # `dropped`); the main loop hands the link a pass after the frame and the save, and each pass
 # sends one message at most, so a press never waits for the broker and a pass with nothing
-# to send allocates nothing. A broker that is down is tried again after 2 s, then up to 60 s.
+# to send allocates nothing. A broker that is down is tried again after 2 s, then up to 10 s.
 # A transport may connect in steps (the Wi-Fi board's, app/hall_mqtt.py): its connect() raises
 # OSError(EINPROGRESS) while under way and is called again 0.1 s later. On a Wi-Fi clock `net`
 # (app/hall_net.py) says whether the network is up: the link connects only while it is.
@@ -38,7 +38,9 @@ _CHUNK = const(8)  # record entries per event message
 _ANSWERS = const(4)  # answers waiting to go; more drop the oldest
 HEARTBEAT_MS = const(5000)
 RETRY_MS = const(2000)
-_RETRY_MAX_MS = const(60000)
+# Doubling to 10 s at most, less up to a quarter at random: a broker back after an outage sees
+# its clocks again within about 10 s, not all in the same instant.
+_RETRY_MAX_MS = const(10000)
 _STEP_MS = const(100)  # the next step of a connection under way
 _RESEND_MS = const(30000)  # a finished game not acknowledged is sent again this long after
 _EINPROGRESS = const(115)  # as errno has it, on MicroPython and Linux
@@ -379,7 +381,7 @@ class Link:
             if not self._said_down:
                 self.hall.log("broker: %s; trying again" % _why(error))
                 self._said_down = True
-            self._retry_at = ticks.add(now, self._retry_ms)
+            self._retry_at = ticks.add(now, _spread(self._retry_ms))
             self._retry_ms = min(self._retry_ms * 2, _RETRY_MAX_MS)
             return
         self.online = True
@@ -397,7 +399,7 @@ class Link:
         self.hall.log("broker: lost (%s)" % _why(error))
         self._close()
         self._said_down = True
-        self._retry_at = ticks.add(now, self._retry_ms)
+        self._retry_at = ticks.add(now, _spread(self._retry_ms))
 
     def _close(self):
         self.online = False
@@ -410,6 +412,13 @@ class Link:
                     sock.close()
                 except Exception:
                     pass
+
+
+def _spread(ms):
+    """`ms` less up to a quarter of it, at random."""
+    from random import getrandbits
+
+    return ms - (getrandbits(16) * (ms >> 2) >> 16)
 
 
 def _plies_before(record, index):
