@@ -36,6 +36,7 @@ from sim.web import skeleton
 INDEX = "results.json"
 LIVE_EVERY_S = 1.0  # a game in play is rewritten at most this often (a hall of hundreds)
 INDEX_EVERY_S = 2.0  # results.json and round.pgn, at most this often but for a finished game
+RESEND_EVERY_S = 3.0  # entries missed (the recorder was away) asked for again this often
 
 
 class Game:
@@ -53,6 +54,7 @@ class Game:
         self.written = None  # the PGN text last written
         self.owed = 0  # the version to acknowledge once its file is written
         self.written_at = 0.0  # when its file was last written (monotonic)
+        self.asked_at = 0.0  # when the entries it missed were last asked for
 
     @property
     def name(self):
@@ -119,6 +121,7 @@ class Broadcast:
             protocol=mqtt.MQTTv311,
         )
         self.client.username_pw_set(user, password)
+        self.client.reconnect_delay_set(1, 5)  # back soon after the broker is
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.host, self.port = host, port
@@ -192,6 +195,9 @@ class Broadcast:
             return  # finished and taken: the record is the clock's own
         game.state = doc
         self.dirty.add((number, tag))
+        entries = doc.get("entries")
+        if isinstance(entries, int) and entries > len(game.log):
+            self._missed(game)
 
     def _event(self, number, doc):
         start, log, tag = doc.get("from"), doc.get("log"), doc.get("game")
@@ -206,9 +212,19 @@ class Broadcast:
             return
         if start <= len(game.log):
             game.log[start:] = [entry for entry in log if isinstance(entry, dict)]
-        else:
-            self.say("board %d: entries from %d, %d held" % (number, start, len(game.log)))
+        else:  # entries that went while the recorder was away: asked for again
+            self._missed(game)
         self.dirty.add((number, tag))
+
+    def _missed(self, game):
+        """The game in play's entries from the first one missing, asked of its clock again (on
+        `ack`, the recorder's way to its clocks), every 3 s at most."""
+        now = time.monotonic()
+        if now - game.asked_at < RESEND_EVERY_S:
+            return
+        game.asked_at = now
+        payload = json.dumps({"resend": game.tag, "from": len(game.log)}).encode()
+        self.client.publish("clock/%s/%d/ack" % (self.hall, game.board), payload, 1)
 
     def _finished(self, number, doc):
         try:
@@ -327,11 +343,11 @@ class Broadcast:
             while (end is None or time.monotonic() < end) and not (stop and stop.is_set()):
                 time.sleep(0.05)
                 self.write()
+        finally:  # stopped (SIGTERM, Ctrl-C too): what came is on disk, the index with it
             self.indexed_at = 0.0
             self.write()
             if self.index_owed:
                 self._index()
-        finally:
             self.client.disconnect()
             self.client.loop_stop()
 

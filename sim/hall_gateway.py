@@ -477,6 +477,8 @@ class UsbClock:
         if doc is None:
             return False
         if isinstance(doc, dict) and self.link is not None:
+            if not doc.get("board"):  # kept before the clock had its number (--port N=PATH)
+                doc["board"] = self.link.board
             self.link.publish("game", json.dumps(doc).encode(), False, 1)
         return True
 
@@ -594,6 +596,18 @@ class UsbClock:
             },
         )
 
+    def acknowledged(self, doc, now):
+        """The recorder's `ack`: a finished game it has (on to the clock, OUTBOX ACK), or the
+        game in play's entries it missed, from an index (published again from there)."""
+        if not isinstance(doc, dict):
+            return
+        if _whole(doc.get("resend")) and _whole(doc.get("from")):
+            if doc["resend"] == self.tag:
+                self.published = min(self.published, doc["from"])
+                self.send_entries(None)
+        elif _whole(doc.get("game")) and _whole(doc.get("version")):
+            self.ask("OUTBOX ACK %d %d" % (doc["game"], doc["version"]), _ignore, now)
+
     # --- each pass ------------------------------------------------------------------------
 
     def step(self, now):
@@ -618,19 +632,17 @@ class UsbClock:
                 else:
                     self.ask("HALL CMD " + command, self._answered, now)
             elif kind == "ack":
-                doc = _json("OK " + payload.decode("utf-8", "replace"))
-                if (
-                    isinstance(doc, dict)
-                    and isinstance(doc.get("game"), int)
-                    and isinstance(doc.get("version"), int)
-                ):
-                    self.ask("OUTBOX ACK %d %d" % (doc["game"], doc["version"]), _ignore, now)
+                self.acknowledged(_json("OK " + payload.decode("utf-8", "replace")), now)
         if now >= self.beat_at:
             self.beat_at = now + HEARTBEAT_S
             self.ask("STATE", self._state, now)
         if now >= self.games_at and link.up:
             self.games_at = now + GAMES_EVERY_S
             self.ask("OUTBOX", self._outbox, now)
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _ignore(text, now):

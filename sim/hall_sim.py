@@ -147,9 +147,11 @@ class SimHall:
         seed=1,
         wifi=0,
         pace=1.0,
+        controls=None,
     ):
         """`wifi` clocks (boards 1 to `wifi`) are picow_oled on the hall's simulated Wi-Fi; the
-        others reach the broker as USB clocks do. `pace` scales the players' think times."""
+        others reach the broker as USB clocks do. `pace` scales the players' think times;
+        `controls`, the presets the boards play in turn (CONTROLS' mix by default)."""
         self.pace = pace
         import tempfile
 
@@ -171,7 +173,8 @@ class SimHall:
         self.heap = []  # (stamp, order, kind, clock index)
         self.order = 0
         self.seed = seed
-        controls = [name for name, share in CONTROLS for _ in range(share)]
+        if controls is None:
+            controls = [name for name, share in CONTROLS for _ in range(share)]
         for index in range(count):
             clock = self._clock(index, controls[index % len(controls)])
             self.clocks.append(clock)
@@ -180,6 +183,7 @@ class SimHall:
         self.presses = 0
         self.on_press = None  # on_press(board, plies once pressed): told at each player's press
         self.finished = {}  # (board, game id) -> (plies, record entries, result): games ended
+        self.playing = True  # False: the players press nothing more (the clocks run on)
 
     def _clock(self, index, preset):
         """Board index + 1 on its flash folder (a preset chosen, or None: as its flash has it)."""
@@ -224,13 +228,14 @@ class SimHall:
         old = self.clocks[index]
         self._forget_socket(old)
         link = old.app.hall.link
-        sock = getattr(old.transport, "sock", None)
-        if sock is not None:  # a Wi-Fi clock: its socket just closes
-            try:
-                sock.close()
-            except OSError:
-                pass
-        elif getattr(old.transport, "client", None) is not None:
+        if old.wifi is not None:  # a Wi-Fi clock: its socket just closes
+            sock = old.transport.sock
+            if sock is not None:
+                try:
+                    sock.close()
+                except OSError:
+                    pass
+        elif old.transport.client is not None:
             raw = old.transport.client.socket()
             if raw is not None:
                 try:
@@ -352,6 +357,8 @@ class SimHall:
         self._pass(index)
 
     def _press(self, clock, index):
+        if not self.playing:
+            return
         game = clock.app.game
         if game.state() != RUNNING or clock.app.overlays:
             return

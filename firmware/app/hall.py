@@ -101,7 +101,9 @@ def of(app):
 
 def boot(app):
     """At start (main.py, the desktop's clocks): a clock that keeps a board number is in a
-    hall from its first pass, so every game it finishes is kept for the hall."""
+    hall from its first pass, so every game it finishes is kept for the hall. (A clock with no
+    number is in one once something asks for its Hall: the gateway's HALL, which then gives the
+    number its --port says.)"""
     if app.hall is None and HallSettings(app.hal.storage).get("board"):
         of(app)
 
@@ -159,6 +161,14 @@ class Hall:
         self.settings.store(**changes)
         if "seq" in changes:
             self._seq = changes["seq"]
+        app = self.app
+        if (
+            "board" in changes
+            and app.game.state() == OVER
+            and app.record.owner is app.game
+            and not self.outbox.holds(app.record.tag)
+        ):
+            self._ended = self._chores = True  # the result on the clock: kept for the hall now
         if self.net is not None and "ssid" in changes:
             self.net.rejoin(self.app.hal.ticks_ms())
         elif self.link is not None:
@@ -235,8 +245,7 @@ class Hall:
             app = self.app
             record = app.record
             if (
-                self.board
-                and record.owner is app.game
+                record.owner is app.game
                 and app.game.state() == OVER
                 and not outbox.holds(record.tag)
             ):

@@ -220,16 +220,27 @@ class Link:
             self._acked = msg
 
     def _take_ack(self):
-        """The recorder's {"game": id, "version": v}: that game leaves the outbox."""
+        """The recorder's {"game": id, "version": v}: that game leaves the outbox; or its
+        {"resend": id, "from": n}: the game in play's entries from n are sent again (it missed
+        them, being away when they went)."""
         data = self._acked
         self._acked = None
         try:
             doc = json.loads(data)
-            tag, version = doc["game"], doc["version"]
-            if not (isinstance(tag, int) and isinstance(version, int)):
+            if "resend" in doc:
+                tag, start = doc["resend"], doc["from"]
+                version = 0
+            else:
+                tag, version = doc["game"], doc["version"]
+                start = 0
+            if not (_whole(tag) and _whole(version) and _whole(start)):
                 raise ValueError
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             self.hall.log("ignored an acknowledgement that is not one")
+            return
+        if not version:
+            if tag == self._tag and start < self._logged:
+                self._logged = start
             return
         self.hall.acknowledged(tag, version)
 
@@ -412,6 +423,10 @@ class Link:
                     sock.close()
                 except Exception:
                     pass
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _spread(ms):

@@ -145,14 +145,17 @@ def test_a_game_that_ended_before_the_hall_knew_it_is_kept_at_the_next_start():
     assert len(fourth.app.hall.outbox) == 0
 
 
-def test_a_clock_with_no_board_number_keeps_nothing():
+def test_a_clock_in_no_hall_keeps_nothing_and_one_a_gateway_follows_keeps_its_games():
     clock = Clock(preset="Bullet 1+0")
     halls.boot(clock.app)
-    assert clock.app.hall is None
-    hall = halls.of(clock.app)  # a HALL over USB, say: board 0
+    assert clock.app.hall is None  # no board number: in no hall, nothing kept
     clock.press(b.RIGHT, 2000)
     clock.run_until(65000)
-    assert clock.app.game.state() == 3 and len(hall.outbox) == 0
+    assert clock.app.game.state() == 3 and not clock.storage.within("outbox").names()
+    hall = halls.of(clock.app)  # a gateway's HALL: the result on the clock is kept now
+    clock.run_until(65100)
+    assert [item[1] for item in hall.outbox.games] == [clock.app.record.tag]
+    assert json.loads(hall.outbox.read(hall.outbox.games[0]))["board"] == 0  # the gateway's
 
 
 def test_a_command_sent_while_the_clock_was_away_is_carried_out_when_it_is_back():

@@ -76,6 +76,7 @@ def test_one_command_starts_a_hall_the_page_and_a_read_only_account():
         assert not os.path.exists(folder.group(1))  # the run's accounts are gone with it
     finally:
         if hall.poll() is None:
-            hall.kill()
+            hall.terminate()  # its broker with it (a kill would leave it behind)
+            hall.wait(20)
         hall.stdout.close()
         hall.stderr.close()
