@@ -82,7 +82,7 @@ def scale(args):
         presses[(board, plies)] = time.time() * 1000
 
     began = time.monotonic()
-    hall = SimHall(broker, args.clocks, HALL)
+    hall = SimHall(broker, args.clocks, HALL, pace=args.pace or 1.0)
     hall.on_press = pressed
     made_s = time.monotonic() - began
     url = (
@@ -374,7 +374,7 @@ def _faults(args, started):
     began = time.monotonic()
     # quick games (a bullet game lasts about 2 min here): some end in every outage
     controls = ("Bullet 1+0", "Blitz 3+2", "Bullet 1+0", "US delay G/5 d5")
-    hall = SimHall(broker, count, HALL, wifi=wifi, pace=args.pace, controls=controls)
+    hall = SimHall(broker, count, HALL, wifi=wifi, pace=args.pace or 0.3, controls=controls)
     started.append(hall.close)
     usb = UsbClocks(broker, usb_first, folder, started)
     every = list(range(1, count + 1)) + usb.boards
@@ -471,6 +471,7 @@ def _faults(args, started):
         lost += max(0, entries - theirs)
         doubled += max(0, theirs - entries)
     live_lost = live_doubled = 0
+    mismatched = []
     for clock in hall.clocks:  # the games in play: the record as the recorder has it
         record = clock.app.record
         if record.owner is None or (clock.board, record.tag) in finished:
@@ -478,22 +479,18 @@ def _faults(args, started):
         theirs = recorded.get((clock.board, record.tag), {}).get("entries", 0)
         live_lost += max(0, record.length - theirs)
         live_doubled += max(0, theirs - record.length)
-    outboxes = sum(len(clock.app.hall.outbox) for clock in hall.clocks)
-    if os.environ.get("BENCH_DEBUG"):
-        print("finished", sorted(finished)[:10], "recorded", sorted(recorded)[:10])
-        for clock in hall.clocks:
-            n = clock.board
-            print(
-                "clock",
-                n,
-                clock.wifi is not None,
-                n in cuts,
-                clock.app.record.tag,
-                clock.app.record.length,
-                clock.app.game.state(),
-                {k[1]: len(v) for k, v in viewer.logs.items() if k[0] == n},
-                clock.app.hall.link.online,
+        if theirs != record.length:
+            mismatched.append(
+                "board %d%s%s: %d entries, the recorder %d"
+                % (
+                    clock.board,
+                    " (Wi-Fi)" if clock.wifi else "",
+                    " (power cut)" if clock.board in cuts else "",
+                    record.length,
+                    theirs,
+                )
             )
+    outboxes = sum(len(clock.app.hall.outbox) for clock in hall.clocks)
     fates = viewer.fates()
     table(
         [
@@ -512,7 +509,12 @@ def _faults(args, started):
             ("record entries lost / doubled", "%d / %d (finished games)" % (lost, doubled)),
             (
                 "live entries lost / doubled",
-                "%d / %d (games in play at the end)" % (live_lost, live_doubled),
+                "%d / %d (games in play at the end)%s"
+                % (
+                    live_lost,
+                    live_doubled,
+                    "; " + ", ".join(mismatched[:3]) if mismatched else "",
+                ),
             ),
         ]
         + [
@@ -547,7 +549,7 @@ def main(argv=None):
         "--scale", type=float, default=1.0, help="faults: every outage and stretch times this"
     )
     parser.add_argument(
-        "--pace", type=float, default=0.3, help="faults: the players' think time times this"
+        "--pace", type=float, help="the players' think time times this (1; faults: 0.3)"
     )
     args = parser.parse_args(argv)
     return faults(args) if args.faults else scale(args)

@@ -255,17 +255,17 @@ class Broadcast:
 
     # --- files ----------------------------------------------------------------------------
 
-    def write(self):
-        """The games that changed (a game in play once a second at most), then the index and
-        the round's PGN (every 2 s at most, at once for a finished game); then the
-        acknowledgements of the finished games now on disk."""
+    def write(self, final=False):
+        """The games that changed (a game in play once a second at most, every one when
+        `final`), then the index and the round's PGN (every 2 s at most, at once for a finished
+        game); then the acknowledgements of the finished games now on disk."""
         now = time.monotonic()
         with self.lock:
             acks, self.acks = self.acks, []
             jobs = []
             for key in sorted(self.dirty):
                 game = self.games[key]
-                if not game.owed and now - game.written_at < LIVE_EVERY_S:
+                if not final and not game.owed and now - game.written_at < LIVE_EVERY_S:
                     continue  # in play, written a moment ago: at a later pass
                 self.dirty.discard(key)
                 record = game.record if game.record is not None else game.live_record()
@@ -345,7 +345,7 @@ class Broadcast:
                 self.write()
         finally:  # stopped (SIGTERM, Ctrl-C too): what came is on disk, the index with it
             self.indexed_at = 0.0
-            self.write()
+            self.write(final=True)
             if self.index_owed:
                 self._index()
             self.client.disconnect()

@@ -80,10 +80,12 @@ class BoardLink:
             self.retry_at = now + RETRY_S
         if self.wanted and not self.up and now >= self.retry_at:
             try:
-                self.transport.connect(False)
+                self.transport.connect(False)  # in steps: the CONNACK comes through the selector
                 self.transport.subscribe(self.base + "cmd", 1)
                 self.transport.subscribe(self.base + "ack", 1)
             except OSError as error:
+                if error.errno == errno.EINPROGRESS:
+                    return  # the next pass takes the next step
                 self.transport.disconnect()
                 if not self.said_down:
                     self.gateway.say("board %d: broker: %s; trying again" % (self.board, error))
@@ -758,7 +760,15 @@ class Gateway:
         )
         own.set_last_will("clock/%s/gateway/alive" % self.hall, b'{"online": false}', True)
         own.set_callback(lambda topic, payload: None)
-        own.connect(True)
+        while True:
+            try:
+                own.connect(True)
+                break
+            except OSError as error:
+                if error.errno != errno.EINPROGRESS:
+                    raise
+            for key, _events in self.selector.select(0.1):
+                key.data.pump()
         self.own_up = True
 
     def _own_step(self, now):
@@ -771,9 +781,10 @@ class Gateway:
                 own.connect(True)
                 self.own_up = True
                 self.beat_at = now
-            except OSError:
-                own.disconnect()
-                self.own_at = now + RETRY_S
+            except OSError as error:
+                if error.errno != errno.EINPROGRESS:
+                    own.disconnect()
+                    self.own_at = now + RETRY_S
         if self.own_up and now >= self.beat_at:
             self.beat_at = now + HEARTBEAT_S
             served = sorted(board for board, clock in self.owners.items() if clock.port.open)

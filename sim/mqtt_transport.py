@@ -14,7 +14,7 @@
 # is readable and misc() every second, and a publish is written at once. (paho's own thread
 # waits in select(), which stops at descriptor 1024: some 340 clients.)
 import collections
-import select
+import errno
 import selectors
 import threading
 import time
@@ -46,6 +46,7 @@ class PahoTransport:
         self._will = None
         self._fd = -1
         self._answered = threading.Event()
+        self._waiting_since = None  # a connection under way (with a selector): since when
 
     # --- umqtt.simple's calls ------------------------------------------------------------
 
@@ -57,7 +58,11 @@ class PahoTransport:
 
     def connect(self, clean_session=True):
         """A new connection (the last one closed first). OSError when the broker cannot be
-        reached, does not answer or refuses (`refusal` then says why)."""
+        reached, does not answer or refuses (`refusal` then says why). With a selector it is
+        made in steps, as the Wi-Fi clock's is: OSError(EINPROGRESS) while the CONNACK is
+        awaited (call again), 0 once the broker took it; the scheduler never waits for it."""
+        if self.selector is not None and self._waiting_since is not None:
+            return self._connecting()
         self.disconnect()
         self._answered.clear()
         self.refusal = None
@@ -80,38 +85,45 @@ class PahoTransport:
         except OSError:
             self.client = None
             raise
-        if self.selector is None:
-            client.loop_start()
-            answered = self._answered.wait(CONNECT_WAIT_S)
-        else:
-            answered = self._await_connack()
-        if not answered:
+        if self.selector is not None:
+            self._fd = client.socket().fileno()
+            self.selector.register(self._fd, selectors.EVENT_READ, self)
+            self._waiting_since = time.monotonic()
+            return self._connecting()
+        client.loop_start()
+        if not self._answered.wait(CONNECT_WAIT_S):
             self.disconnect()
             raise OSError("no CONNACK from %s:%d in %g s" % (self.host, self.port, CONNECT_WAIT_S))
+        return self._connected()
+
+    def _connecting(self):
+        """A step of a connection under way (the selector's pump() reads the CONNACK)."""
+        if not self._answered.is_set():
+            if self.client is None or time.monotonic() - self._waiting_since > CONNECT_WAIT_S:
+                self._waiting_since = None
+                self.disconnect()
+                raise OSError(
+                    "no CONNACK from %s:%d in %g s" % (self.host, self.port, CONNECT_WAIT_S)
+                )
+            raise OSError(errno.EINPROGRESS, "the CONNACK is awaited")
+        self._waiting_since = None
+        return self._connected()
+
+    def _connected(self):
         if self.refusal is not None:
             self.disconnect()
             raise OSError("the broker refused the connection: %s" % self.refusal)
         self.lost = False
-        if self.selector is not None:
-            self._fd = client.socket().fileno()
-            self.selector.register(self._fd, selectors.EVENT_READ, self)
         return 0
-
-    def _await_connack(self):
-        sock = self.client.socket()
-        poller = select.poll()
-        poller.register(sock, select.POLLIN)
-        deadline = time.monotonic() + CONNECT_WAIT_S
-        while not self._answered.is_set() and time.monotonic() < deadline:
-            if poller.poll(100) and self.client.loop_read() != mqtt.MQTT_ERR_SUCCESS:
-                break
-        return self._answered.is_set()
 
     def pump(self):
         """The socket is readable (the owner's selector said so): take what came."""
         client = self.client
         if client is None or client.loop_read() != mqtt.MQTT_ERR_SUCCESS:
             self._drop()
+            if self._waiting_since is not None:
+                self._answered.set()  # closed before its CONNACK: the next step says so
+                self.refusal = self.refusal or "the connection closed before its CONNACK"
         elif client.want_write():
             client.loop_write()
 
@@ -153,6 +165,7 @@ class PahoTransport:
     def disconnect(self):
         """Closed, its thread (if any) stopped; nothing of it is left running."""
         self.lost = True
+        self._waiting_since = None
         client, self.client = self.client, None
         if client is None:
             return
@@ -175,6 +188,9 @@ class PahoTransport:
                         pass
 
     # --- paho's callbacks (its thread) ---------------------------------------------------
+
+    def waiting_connack(self):
+        return self._waiting_since is not None
 
     def _check(self, rc):
         if self.lost or rc != mqtt.MQTT_ERR_SUCCESS:
