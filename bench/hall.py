@@ -61,6 +61,16 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def on_the_broker(hall, began, limit=120):
+    """Run the hall until every clock's link is online; the seconds since `began`."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if all(clock.app.hall.link.online for clock in hall.clocks):
+            break
+        hall.run(0.2)
+    return time.monotonic() - began
+
+
 def table(rows):
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
@@ -84,7 +94,7 @@ def scale(args):
     began = time.monotonic()
     hall = SimHall(broker, args.clocks, HALL, pace=args.pace or 1.0)
     hall.on_press = pressed
-    made_s = time.monotonic() - began
+    made_s = on_the_broker(hall, began)
     url = (
         "http://127.0.0.1:%d/hall.html#broker=ws://127.0.0.1:%d&hall=%s&user=viewer&password=%s"
         % (httpd.server_address[1], broker.ws_port, HALL, broker.passwords["viewer"])
@@ -414,8 +424,8 @@ def _faults(args, started):
         (time.monotonic() + rng.uniform(10, total * s), rng.randrange(1, count + 1))
         for _ in range(max(2, count // 50))
     )
-    run(max(20 * s, 8))  # on the broker, games under way
-    made_s = time.monotonic() - began
+    made_s = on_the_broker(hall, began)
+    run(max(20 * s, 8))  # games under way
     # the broker killed for 10 s, then for 60 s
     for outage in (10, 60):
         broker.kill()

@@ -562,5 +562,5 @@ function start() {
   if (settings()) connect();
 }
 
-window.hall = { boards, audit, results, stats, shown, figures, ticksDiff, order: () => order, connected: () => connected };
+window.hall = { boards, audit, results, stats, shown, figures, ticksDiff, order: () => order, reorder, connected: () => connected };
 start();

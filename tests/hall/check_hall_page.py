@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
 # The hall page in headless Chromium (tier 6, after tests/web/setup.sh): five clocks on a real
 # Mosquitto in every phase, the page's tiles, order, filters, a command confirmed and answered,
-# a clock's time on its tile within the display's step of the clock's own.
+# a clock's time on its tile within the display's step of the clock's own; and the page's own
+# module (web/hall_figure.js, under node) running every system's figures at random instants of
+# a game exactly as the clock's core does.
 import json
 import os
 import subprocess
 import threading
-import time
 
 from broker_support import Watcher, broker, wait_for
+from page_support import RealTime
 from clock import display
 from clock.game import View
 from hal import buttons as b
@@ -16,28 +18,6 @@ from sim import web
 from test_broker_host import on_broker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class RealTime(threading.Thread):
-    """Runs the virtual-time clocks at the wall clock's pace, from `epoch` on."""
-
-    def __init__(self, clocks):
-        threading.Thread.__init__(self, daemon=True)
-        self.clocks = clocks
-        self.epoch = time.time()
-        self.starts = [clock.hal.now for clock in clocks]
-        self.stop = threading.Event()
-        self.lock = threading.Lock()
-
-    def virtual(self, index, epoch_ms):
-        return self.starts[index] + int(epoch_ms - self.epoch * 1000)
-
-    def run(self):
-        while not self.stop.is_set():
-            with self.lock:
-                for index, clock in enumerate(self.clocks):
-                    clock.run_until(self.virtual(index, time.time() * 1000))
-            time.sleep(0.005)
 
 
 def test_the_page_shows_every_board_sorted_and_obeys_a_confirmed_command(tmp_path):
