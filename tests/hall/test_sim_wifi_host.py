@@ -8,9 +8,11 @@ import time
 
 import pytest
 
+import notation
 from app import game_record
 from app.hall_mqtt import Transport
 from broker_support import Watcher, broker, wait_for
+from test_broadcast_host import Recorder
 from sim.hall_sim import SimHall
 from sim.hall_wifi import umqtt_path
 
@@ -39,16 +41,12 @@ def online(hall, boards):
     return all(hall.clocks[n - 1].app.hall.link.online for n in boards)
 
 
-def events_log(watcher, board, tag):
-    log = []
-    for payload in watcher.on("clock/club/%d/event" % board):
-        event = json.loads(payload)
-        if event.get("game") != tag:
-            continue
-        assert event["from"] <= len(log), (event["from"], len(log))
-        del log[event["from"] :]
-        log.extend(event["log"])
-    return log
+def recorded_log(recorder, board, tag):
+    """The game's entries as the recorder holds them (it asks for what it missed)."""
+    broadcast = recorder.broadcast
+    with broadcast.lock:
+        game = broadcast.games.get((board, tag))
+        return list(game.log) if game is not None else None
 
 
 def clock_log(clock):
@@ -58,10 +56,12 @@ def clock_log(clock):
 
 
 @pytest.mark.skipif(umqtt_path() is None, reason="no micropython-lib's umqtt.simple")
-def test_wifi_clocks_in_the_hall_come_back_by_themselves(tmp_path):
+def test_wifi_clocks_in_the_hall_come_back_by_themselves(tmp_path, monkeypatch):
+    monkeypatch.setattr(notation, "forget", lambda: None)  # the recorder in this process
     with broker(tmp_path, (1, 2, 3)) as brokered:
         hall = SimHall(brokered, 3, "club", wifi=2, pace=0.2)
         arbiter = Watcher(brokered)
+        recorder = Recorder(brokered, tmp_path / "out")
         try:
             wifi = [hall.clocks[0], hall.clocks[1]]
             assert all(isinstance(c.transport, Transport) for c in wifi)
@@ -100,16 +100,17 @@ def test_wifi_clocks_in_the_hall_come_back_by_themselves(tmp_path):
             since = time.monotonic()
             until(hall, lambda: online(hall, (1, 2, 3)), BACK_S + 5)
             took = time.monotonic() - since
-            # no entry lost or doubled: the record as the events carried it is the clock's
+            # no entry lost or doubled: what the recorder holds of each game in play is the
+            # clock's record (it asks a clock for what it missed while it was away itself)
+            hall.playing = False
             for clock in hall.clocks:
                 tag = clock.app.record.tag
                 until(
-                    hall,
-                    lambda: events_log(arbiter, clock.board, tag) == clock_log(clock),
-                    10,
+                    hall, lambda: recorded_log(recorder, clock.board, tag) == clock_log(clock), 20
                 )
             assert took < BACK_S + 5, took
         finally:
+            recorder.close()
             hall.close()
             arbiter.close()
 
