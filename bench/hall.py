@@ -201,6 +201,7 @@ class Viewer:
             mqtt.CallbackAPIVersion.VERSION2, client_id="arbiter", protocol=mqtt.MQTTv5
         )
         self.client.username_pw_set("arbiter", broker.passwords["arbiter"])
+        self.client.reconnect_delay_set(1, 1)  # back at once, as the page is (1 s apart)
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe("clock/%s/+/+" % HALL, 1)
         self.client.on_message = self._message
         self.client.connect(broker.host, broker.port, 30)

@@ -135,9 +135,12 @@ function take(topic, payload, packet) {
       }
     } else if (where.kind === "alive") {
       const alive = checkAlive(message);
+      const was = entry.online && entry.sync !== null && now - entry.lastSeen <= STALE_MS;
       entry.online = alive.online;
       if (live && alive.online && alive.now !== null) heard(entry, alive.now, now);
       else if (!alive.online) entry.lastSeen = Math.min(entry.lastSeen, now);
+      // A heartbeat that changes nothing shown (the board was live, is live): no drawing.
+      if (was && entry.online && !entry.bad) return;
     } else if (where.kind === "answer") {
       answered(where.board, checkAnswer(message));
       return;
