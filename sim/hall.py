@@ -2,6 +2,7 @@
 # `python -m sim hall`: a simulated hall on its own Mosquitto with the arbiter's page; `hall
 # gateway` (clocks on USB onto a broker) and `hall broadcast` (one PGN per board) (docs/hall.md).
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,6 +34,7 @@ def simulate(args):
     from sim.broker import Broker, BrokerError
     from sim.hall_sim import SimHall
 
+    folder = None
     try:
         check_hall_name(args.hall)
         if not 1 <= args.clocks <= 2000:
@@ -51,6 +53,8 @@ def simulate(args):
         broker.start()
     except (ValueError, BrokerError, OSError, RuntimeError) as error:
         print("error: %s" % error, file=sys.stderr)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         return EXIT_INPUT
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     httpd = None
