@@ -19,6 +19,17 @@ const TAKEN_OVER = 142; // MQTT 5: another connection of this account took its p
 
 const $ = (id) => document.getElementById(id);
 const boards = new Map(); // board number -> entry (see boardEntry)
+const tiles = new Map(); // tile element -> its entry
+// Which tiles are on screen: only those are drawn; one coming into view is drawn at once.
+const seen = new IntersectionObserver((changes) => {
+  const now = performance.now();
+  for (const change of changes) {
+    const entry = tiles.get(change.target);
+    if (!entry) continue;
+    entry.visible = change.isIntersecting;
+    if (entry.visible) draw(entry, now);
+  }
+});
 const audit = [];
 const results = new Map(); // "board/game" -> {board, game, version, result, plies, row}
 const stats = { messages: 0, states: 0, refused: 0, errors: 0, closes: 0, said: [], updates: [] }; // updates: [board, plies, page epoch ms, event]
@@ -154,8 +165,9 @@ function take(topic, payload, packet) {
     if (error instanceof Refused) return refused(entry, where.kind, error.message, now);
     throw error;
   }
+  const was = entry.phase;
   draw(entry, now);
-  if (phase(entry.state) !== entry.phase) reorderAt = Math.min(reorderAt, now + 250);
+  if (entry.phase !== was) reorderAt = Math.min(reorderAt, now + 250);
 }
 
 function heard(entry, clockNow, now) {
@@ -180,9 +192,11 @@ function boardEntry(board) {
     tile.querySelectorAll("button[data-do]").forEach((button) => {
       button.addEventListener("click", () => tileCommand(board, button.dataset.do));
     });
-    entry = { board, state: null, sync: null, online: true, lastSeen: -Infinity, bad: null, tile, sentSeq: 0, shown: {}, parts: {}, drawAt: 0, rank: -1, phase: "unknown", moverMs: Infinity, low: false };
+    entry = { board, state: null, sync: null, online: true, lastSeen: -Infinity, bad: null, tile, sentSeq: 0, shown: {}, parts: {}, drawAt: 0, rank: -1, phase: "unknown", moverMs: Infinity, low: false, flagged: false, stale: false, visible: true };
     boards.set(board, entry);
+    tiles.set(tile, entry);
     $("tiles").append(tile);
+    seen.observe(tile);
     reorderAt = 0;
   }
   return entry;
@@ -233,15 +247,10 @@ function draw(entry, now) {
   }
 }
 
-function drawTile(entry, now) {
-  const tile = entry.tile;
-  put(entry, ".bad-note", entry.bad || "");
-  tile.classList.toggle("bad", !!entry.bad);
+// What a tile shows at `now`, worked out without the DOM: the phase, staleness, the figures,
+// whether the mover is in time trouble, and when anything shown changes next.
+function measure(entry, now) {
   const state = entry.state;
-  if (!state) {
-    entry.drawAt = Infinity;
-    return;
-  }
   const stale = staleness(entry, now);
   const current = phase(state);
   // The clock's time now, as the page knows it; stopped where it was last known when stale, and
@@ -254,16 +263,47 @@ function drawTile(entry, now) {
   const counting = current === "running" && !stale;
   const mover = state.turn ? (state.left.player === state.turn ? "left" : "right") : null;
   const trouble = Number($("trouble").value || 60) * 1000;
-  let low = false;
+  const sides = {};
   let next = Infinity;
   for (const name of ["left", "right"]) {
-    const got = figures(state, name, elapsed);
+    const got = (sides[name] = figures(state, name, elapsed));
     if (counting) {
       next = Math.min(next, untilChange(got.main, got.doc.rate));
       if (got.delay) next = Math.min(next, untilChange(got.delay, got.doc.rates.delay_ms));
       if (got.reserve !== null) next = Math.min(next, untilChange(got.reserve, got.doc.rates.reserve_ms));
       if (got.until !== null) next = Math.min(next, Math.max(1, got.until - elapsed));
     }
+  }
+  entry.moverMs = mover ? sides[mover].main : Infinity;
+  entry.low = mover !== null && entry.moverMs < trouble && (current === "running" || current === "paused");
+  entry.phase = current;
+  entry.stale = !!stale && stale.why !== "syncing";
+  entry.flagged = state.left.flagged || state.right.flagged || (state.result !== null && state.result.reason === "time");
+  // Next drawn when a figure's text changes, or each second while stale (its "last seen").
+  entry.drawAt = now + (stale ? 1000 : Math.max(next, 20));
+  return { stale, current, mover, sides };
+}
+
+function drawTile(entry, now) {
+  const tile = entry.tile;
+  const state = entry.state;
+  if (!state) {
+    put(entry, ".bad-note", entry.bad || "");
+    tile.classList.toggle("bad", !!entry.bad);
+    entry.drawAt = Infinity;
+    return;
+  }
+  const { stale, current, mover, sides } = measure(entry, now);
+  if (!entry.visible) {
+    // Off screen: nothing drawn (hundreds of tiles would cost the page its frames); drawn again
+    // the moment it scrolls into view. Its order and filters go by what measure() found.
+    entry.drawAt = stale || current === "running" ? now + 2000 : Infinity;
+    return;
+  }
+  put(entry, ".bad-note", entry.bad || "");
+  tile.classList.toggle("bad", !!entry.bad);
+  for (const name of ["left", "right"]) {
+    const got = sides[name];
     put(entry, "." + name + " .time", shown(got.main));
     put(entry, "." + name + " .who", (state[name].player === "first" ? "1st" : "2nd") + (name === mover ? " ▶" : ""));
     const fields = got.doc;
@@ -274,16 +314,13 @@ function drawTile(entry, now) {
     if (fields.moves_left !== null) extra.push(fields.moves_left + " mv");
     if (fields.flagged) extra.push("⚑");
     put(entry, "." + name + " .extra", extra.join(" "));
-    if (name === mover && got.main < trouble) low = true;
-    if (name === mover) entry.moverMs = got.main;
   }
-  if (!mover) entry.moverMs = Infinity;
   put(entry, ".move", "move " + (Math.floor(state.plies / 2) + 1) + " (" + plural(state.plies, "ply", "plies") + ")");
   const stage = Math.max(state.left.stage, state.right.stage);
   put(entry, ".stage", stage ? "stage " + (stage + 1) : "");
   put(entry, ".preset", state.preset || state.spec || "");
   const flags = [];
-  if (stale && stale.why !== "syncing") {
+  if (entry.stale) {
     flags.push((stale.why === "the broker is gone" ? "broker gone" : stale.why === "offline" ? "offline" : "silent") + (Number.isFinite(stale.since) ? ", last seen " + ago(now - stale.since) + " ago" : ""));
   }
   if (current === "paused") flags.push("paused");
@@ -294,14 +331,10 @@ function drawTile(entry, now) {
   put(entry, ".flags", flags.join(" · "));
   tile.dataset.plies = state.plies;
   tile.dataset.phase = current;
-  tile.classList.toggle("trouble", low && (current === "running" || current === "paused"));
-  tile.classList.toggle("flagged", state.left.flagged || state.right.flagged || (state.result !== null && state.result.reason === "time"));
-  tile.classList.toggle("offline", !!stale && stale.why !== "syncing");
+  tile.classList.toggle("trouble", entry.low);
+  tile.classList.toggle("flagged", entry.flagged);
+  tile.classList.toggle("offline", entry.stale);
   tile.classList.toggle("running", current === "running" && !stale);
-  entry.low = low;
-  entry.phase = current;
-  // Next drawn when a figure's text changes, or each second while stale (its "last seen").
-  entry.drawAt = now + (stale ? 1000 : Math.max(next, 20));
 }
 
 function resultText(result) {
@@ -317,11 +350,11 @@ function redrawAll() {
 function shownNow(entry) {
   const filter = $("filter").value;
   if (filter === "all") return true;
-  if (filter === "trouble") return entry.low && (entry.phase === "running" || entry.phase === "paused");
-  if (filter === "flagged") return entry.tile.classList.contains("flagged");
+  if (filter === "trouble") return entry.low;
+  if (filter === "flagged") return entry.flagged;
   if (filter === "paused") return entry.phase === "paused";
   if (filter === "finished") return entry.phase === "finished";
-  if (filter === "offline") return entry.tile.classList.contains("offline");
+  if (filter === "offline") return entry.stale;
   if (filter === "bad") return !!entry.bad;
   return true;
 }
@@ -329,7 +362,11 @@ function shownNow(entry) {
 const RANK = { running: 0, paused: 0, ready: 1, finished: 2, unknown: 3 };
 
 function reorder() {
+  const now = performance.now();
   const entries = [...boards.values()];
+  for (const entry of entries) {
+    if (!entry.visible && entry.state) measure(entry, now); // off screen: their order still
+  }
   const byTrouble = $("sort").value === "trouble";
   entries.sort((a, b) => {
     if (byTrouble) {
