@@ -271,6 +271,12 @@ class Viewer:
             return None
         return max(times) - since
 
+    def last_back(self, boards, since, count=3):
+        """The boards heard online last after `since`, with their seconds (the slowest)."""
+        with self.lock:
+            found = sorted((self.online.get(b, 0) - since, b) for b in boards)
+        return [(board, round(took, 1)) for took, board in found[-count:]]
+
     def close(self):
         self.client.disconnect()
         self.client.loop_stop()
@@ -418,6 +424,20 @@ def _faults(args, started):
             run(0.5)
             took = viewer.back_after(boards, since)
         backs.append((name, took))
+        if os.environ.get("BENCH_DEBUG"):
+            print(
+                name,
+                viewer.last_back(boards, since, 5),
+                [
+                    (
+                        b,
+                        hall.clocks[b - 1].wifi is not None,
+                        hall.clocks[b - 1].app.hall.link.online,
+                    )
+                    for b, _t in viewer.last_back(boards, since, 5)
+                    if b <= count
+                ],
+            )
 
     # power cuts at random instants of the run, on clocks in play
     total = 20 + 10 + 20 + 60 + 20 + 15 + 20 + 20 + 30
@@ -458,6 +478,12 @@ def _faults(args, started):
     run(max(10, 5 * s))
     hall.playing = False  # no more presses: what the clocks hold is what the recorder gets
     run(5)
+    drained = time.monotonic() + 90  # every finished game acknowledged: the outboxes empty
+    while time.monotonic() < drained and (
+        any(len(clock.app.hall.outbox) for clock in hall.clocks)
+        or any((viewer.states.get(board) or {}).get("outbox") for board in usb.boards)
+    ):
+        run(1)
     elapsed = time.monotonic() - began
     cpu = (cpu_s(broker.process.pid) - cpu0[0], cpu_s(os.getpid()) - cpu0[1])
     memory = (rss_mb(broker.process.pid), rss_mb(os.getpid()))
