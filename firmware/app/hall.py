@@ -131,12 +131,7 @@ class Hall:
         self.outbox = Outbox(app.hal.storage)
         self._previous = app.listener
         app.listener = self._on_event
-        game = app.game
-        if (
-            game.state() == OVER
-            and app.record.owner is game
-            and not self.outbox.holds(app.record.tag)
-        ):
+        if self._unkept():
             self._ended = self._chores = True  # ended before it was kept (a cut in between)
 
     # --- settings ------------------------------------------------------------------------
@@ -156,18 +151,14 @@ class Hall:
     def set(self, **changes):
         """Store settings (OSError: nothing changes); a link moves to the new topics or broker,
         a Wi-Fi clock joins the new network. A new hall or board starts the numbers over."""
-        if "hall" in changes or "board" in changes:
+        if changes.get("hall", self.name) != self.name or changes.get("board", self.board) != (
+            self.board
+        ):
             changes["seq"] = 0
         self.settings.store(**changes)
         if "seq" in changes:
             self._seq = changes["seq"]
-        app = self.app
-        if (
-            "board" in changes
-            and app.game.state() == OVER
-            and app.record.owner is app.game
-            and not self.outbox.holds(app.record.tag)
-        ):
+        if "board" in changes and self._unkept():
             self._ended = self._chores = True  # the result on the clock: kept for the hall now
         if self.net is not None and "ssid" in changes:
             self.net.rejoin(self.app.hal.ticks_ms())
@@ -176,6 +167,15 @@ class Hall:
                 if key in changes:
                     self.link.moved()
                     break
+
+    def _unkept(self):
+        """Whether a finished game is on the clock that the outbox has not kept."""
+        app = self.app
+        return (
+            app.game.state() == OVER
+            and app.record.owner is app.game
+            and not self.outbox.holds(app.record.tag)
+        )
 
     def log(self, text):
         notes = self.notes

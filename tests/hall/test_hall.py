@@ -270,3 +270,15 @@ def test_parse_refuses_what_is_not_a_command():
     error = raises(halls.CommandError, halls.parse, b"x" * 513)
     assert str(error) == "513 bytes, over 512"
     assert halls.parse('{"seq": 3, "do": "start"}')[:2] == (3, "start")
+
+
+def test_a_new_board_or_hall_starts_the_numbers_over_the_same_one_does_not():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    settle(clock)
+    assert command(broker, clock, seq=7, do="new")["ok"]
+    hall = clock.app.hall
+    hall.set(board=12, hall="club")  # set up again as it was: the number stands
+    assert hall.seq == 7 and halls.HallSettings(clock.storage).get("seq") == 7
+    hall.set(board=13)  # another board: its commands are numbered from 1
+    assert hall.seq == 0 and halls.HallSettings(clock.storage).get("seq") == 0
