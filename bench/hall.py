@@ -578,6 +578,11 @@ def _faults(args, started):
 
 
 def main(argv=None):
+    # The clocks' firmware unloads its notation modules after each parse (the board's RAM is
+    # small): without bytecode written (PYTHONDONTWRITEBYTECODE) each import compiles them again,
+    # most of the time of making hundreds of clocks.
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     parser = argparse.ArgumentParser(prog="bench/hall.py")
     parser.add_argument("--clocks", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=60.0, help="the measured stretch")

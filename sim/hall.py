@@ -30,6 +30,9 @@ def hall_command(args):
 
 
 def simulate(args):
+    # Each clock's firmware unloads its notation modules after a parse (the board's RAM is
+    # small): with no bytecode written (PYTHONDONTWRITEBYTECODE) each import would compile them.
+    sys.dont_write_bytecode = False
     from sim import web
     from sim.broker import Broker, BrokerError
     from sim.hall_sim import SimHall

@@ -37,6 +37,10 @@ CONTROLS = (
     ("Go 30m 5x30s byoyomi", 1),
 )
 HOLD_MS = 80
+# The USB clocks' board: a 7-segment one, whose frame is 9 bytes (an OLED's is 1 KB, drawn by
+# the CPython framebuf stand-in: most of a simulated hall's time at startup). The hall is the
+# same whatever the display.
+USB_BOARD = "pico_tm1637"
 NEXT_GAME_MS = 20000  # after a result, a new game this long after (the demo's hall goes on)
 
 
@@ -88,14 +92,22 @@ class SimClock:
     `wifi` (the hall's Air, the broker's address and the account) for a Wi-Fi clock's."""
 
     def __init__(
-        self, board, folder, time_source, hall_name, transport, preset, seed, wifi=None, pace=1.0
+        self,
+        board,
+        folder,
+        time_source,
+        hall_name,
+        transport,
+        preset,
+        seed,
+        wifi=None,
+        pace=1.0,
+        board_name=USB_BOARD,
     ):
         self.board = board
         self.folder = folder
         self.hal = SharedHal(folder_storage(folder), time_source)
-        self.app = boards.build_app(
-            self.hal, boards.load("picow_oled" if wifi else boards.DEFAULT)
-        )
+        self.app = boards.build_app(self.hal, boards.load("picow_oled" if wifi else board_name))
         if preset is not None:
             self.app.choose_preset(self.app.presets.index_of(preset))
         hall = halls.of(self.app)
@@ -148,11 +160,13 @@ class SimHall:
         wifi=0,
         pace=1.0,
         controls=None,
+        board_name=USB_BOARD,
     ):
         """`wifi` clocks (boards 1 to `wifi`) are picow_oled on the hall's simulated Wi-Fi; the
         others reach the broker as USB clocks do. `pace` scales the players' think times;
         `controls`, the presets the boards play in turn (CONTROLS' mix by default)."""
         self.pace = pace
+        self.board_name = board_name
         import tempfile
 
         from sim.hall_air import Air
@@ -210,6 +224,7 @@ class SimHall:
             self.seed * 100003 + board,
             wifi,
             self.pace,
+            self.board_name,
         )
 
     # --- faults ----------------------------------------------------------------------------
