@@ -35,7 +35,7 @@ def simulate(args):
     sys.dont_write_bytecode = False
     from sim import web
     from sim.broker import Broker, BrokerError
-    from sim.hall_sim import SimHall
+    from sim.hall_sim import USB_BOARD, SimHall
 
     folder = None
     try:
@@ -43,8 +43,13 @@ def simulate(args):
         if not 1 <= args.clocks <= 2000:
             raise ValueError("--clocks: 1 to 2000")
         wifi = args.clocks if args.board == "picow_oled" else args.wifi
-        if args.board not in (None, "pico_oled", "picow_oled"):
-            raise ValueError("--board: pico_oled (USB clocks, the default) or picow_oled (Wi-Fi)")
+        usb_board = USB_BOARD if args.board in (None, "picow_oled") else args.board
+        from sim import boards
+
+        if getattr(boards.load(usb_board), "WIFI", False):  # ValueError: no such board
+            raise ValueError(
+                "--board %s: a Wi-Fi board; --wifi N puts clocks on Wi-Fi" % usb_board
+            )
         if not 0 <= wifi <= args.clocks:
             raise ValueError("--wifi: 0 to the number of clocks")
         if wifi:
@@ -70,7 +75,13 @@ def simulate(args):
         page = "http://%s:%d/hall.html" % (host, httpd.server_address[1])
         ws = "ws://%s:%d" % (broker.host, broker.ws_port)
         hall = SimHall(
-            broker, args.clocks, args.hall, args.virtual, not args.arbiter_starts, wifi=wifi
+            broker,
+            args.clocks,
+            args.hall,
+            args.virtual,
+            not args.arbiter_starts,
+            wifi=wifi,
+            board_name=usb_board,
         )
         print(
             "the hall's page (arbiter): %s#broker=%s&hall=%s&user=arbiter&password=%s&by=arbiter"
@@ -100,9 +111,10 @@ def simulate(args):
                 % broker.passwords["broadcast"]
             )
         print(
-            "%d clocks in hall %s%s%s; Ctrl-C stops"
+            "%d clock%s in hall %s%s%s; Ctrl-C stops"
             % (
                 args.clocks,
+                "" if args.clocks == 1 else "s",
                 args.hall,
                 " (%d on Wi-Fi)" % wifi if wifi else "",
                 ", virtual time" if args.virtual else "",
@@ -150,7 +162,9 @@ def add_command(commands):
         " code through umqtt.simple, on a simulated Wi-Fi",
     )
     hall.add_argument(
-        "--board", choices=("pico_oled", "picow_oled"), help="picow_oled: every clock on Wi-Fi"
+        "--board",
+        help="the USB clocks' board (default pico_tm1637: the simulator draws its 9-byte frame"
+        " fastest); picow_oled: every clock on Wi-Fi",
     )
     hall.add_argument(
         "--out", metavar="DIR", help="run the recorder too (hall broadcast): the games go here"
