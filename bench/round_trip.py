@@ -55,7 +55,7 @@ def build(source):
     """The path of a bbpPairings binary: `source` itself if it is one, else built from it (a
     clone or a bare git folder) into build/bbpPairings, once per commit."""
     if os.path.isfile(source) and os.access(source, os.X_OK):
-        return source
+        return os.path.abspath(source)
     bare = os.path.isdir(os.path.join(source, "objects")) and os.path.isfile(
         os.path.join(source, "HEAD")
     )
