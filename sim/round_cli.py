@@ -146,11 +146,21 @@ def load_command(args):
             len(round_.boards),
             "s" if len(round_.boards) != 1 else "",
             "; byes: " + byes if byes else "",
-            round_.doc["time_control"] or "not given (the clocks keep theirs)",
+            _about(round_.doc["time_control"]),
         )
     )
     for note in notes:
         print("note: " + note)
+
+
+def _about(time_control):
+    """A time control as given and as the clock reads it: "90+30 (90 min + 30 s/move)"."""
+    if not time_control:
+        return "not given (the clocks keep theirs)"
+    from notation import registry
+    from notation.describe import describe
+
+    return "%s (%s)" % (time_control, describe(registry.parse(time_control)))
 
 
 def show_command(args):

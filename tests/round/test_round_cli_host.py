@@ -65,7 +65,7 @@ def test_a_round_from_load_to_its_results(tmp_path):
     said = loaded(tmp_path)
     assert said == (
         "round 3 loaded into rounds: 3 boards; byes: Brown, Tom pairing-allocated bye; time"
-        " control 3+2\n"
+        " control 3+2 (3 min + 2 s/move)\n"
     )
     assert ok(tmp_path, "result", "--round", "3", "--board", "1", "1/2", "--by", "clock 1") == (
         "round 3 board 1: 1/2-1/2 (entered)\n"
