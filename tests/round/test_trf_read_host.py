@@ -255,3 +255,23 @@ def test_a_file_that_cannot_be_read():
     with pytest.raises(trf.TrfError) as raised:
         trf.read_file("/nonexistent/t.trf")
     assert str(raised.value) == "/nonexistent/t.trf: cannot read it: No such file or directory"
+
+
+def test_every_result_code_and_its_points():
+    # 162 (2026): win 3, draw 1, loss 0, absence (A: forfeit loss, zero-point bye) 0, the
+    # pairing-allocated bye (P) 2; codes in either case, a blank code as Z
+    scoring = "162  W 3.0    D 1.0    L 0.0    A 0.0    P 2.0"
+    cells_1 = ["   2 w 1", "   2 b =", "   2 w +", "   2 b w", "   2 w d", "   2 b l"]
+    cells_1 += ["0000 - U", "0000 - F", "0000 - H", "0000 - Z", "0000 -  ", "   2 w 0"]
+    cells_2 = ["   1 b 0", "   1 w =", "   1 b -", "   1 w L", "   1 b D", "   1 w W"]
+    cells_2 += ["0000 - Z", "0000 - Z", "0000 - Z", "0000 - Z", "0000 - Z", "   1 b 1"]
+    one = 3 + 1 + 3 + 3 + 1 + 0 + 2 + 3 + 1 + 0 + 0 + 0  # 17
+    two = 0 + 1 + 0 + 0 + 1 + 3 + 0 + 0 + 0 + 0 + 0 + 3  # 8
+    text = "\n".join([scoring, line(1, cells_1, "17.0"), line(2, cells_2, " 8.0")])
+    tournament = trf.read(text, "x")
+    assert tournament.scoring == trf.Scoring(win=30, draw=10, loss=0, absent=0, pab=20)
+    codes = [cell.code for cell in tournament.players[1].cells]
+    assert codes == ["1", "=", "+", "W", "D", "L", "U", "F", "H", "Z", "Z", "0"]
+    assert [c.paired() for c in tournament.players[1].cells[6:8]] == [True, False]
+    assert (tournament.players[1].points, tournament.players[2].points) == (one * 10, two * 10)
+    assert tournament.rounds_played() == 12
