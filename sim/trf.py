@@ -397,8 +397,11 @@ def _cell(fail, player, round_number, at, line):
 def name_problem(char):
     """What is wrong with a character in a name, or None."""
     code = ord(char)
-    if unicodedata.category(char) == "Cc":
+    category = unicodedata.category(char)
+    if category == "Cc":
         return "a control character (U+%04X)" % code
+    if category in ("Zl", "Zp"):
+        return "a line separator (U+%04X)" % code
     if code in _BIDI:
         return "a bidirectional control (U+%04X): a name is shown as it is written" % code
     return None

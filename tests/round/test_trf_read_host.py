@@ -203,6 +203,7 @@ def test_errors_say_the_line_and_the_column():
         (line(1, ["  9x w 1"]), "line 1, column 92: round 1 (columns 92-99): the opponent"),
         (line(1, [], name="Evil\x1b[2J"), "line 1, column 19: a control character (U+001B)"),
         (line(1, [], name="\u202eevil"), "line 1, column 15: a bidirectional control (U+202E)"),
+        (line(1, [], name="Two\u2028lines"), "line 1, column 18: a line separator (U+2028)"),
     ]
     for text, said in cases:
         assert said in error(text + "\n" + ok), (text, said)
