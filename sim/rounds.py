@@ -60,6 +60,8 @@ class RoundError(ValueError):
 def result_of(text):
     """The result `text` says, as RESULTS names it; None for "*" (no result). RoundError for
     anything else."""
+    if not isinstance(text, str) or len(text) > 40:
+        raise RoundError("a result is a short text: 1-0, 0-1, 1/2-1/2, ...")
     said = text.strip().lower().replace("\u00bd", "1/2")
     for dash in "\u2010\u2011\u2012\u2013\u2014\u2212":
         said = said.replace(dash, "-")
@@ -497,6 +499,8 @@ class Rounds:
     def attach(self, number, board, record):
         """Keep a board's clock record (GAME's JSON, docs/records.md) with the round."""
         self.get(number).board(board)
+        if not isinstance(record, dict):
+            raise RoundError("board %d: a clock record is a JSON object" % board)
         folder = os.path.join(self.files(number), "records")
         with self._lock():
             os.makedirs(folder, exist_ok=True)

@@ -137,6 +137,8 @@ def test_what_the_round_refuses(tmp_path):
         ((3, 1, "1-0", ""), "who enters it: a name of 1 to 40 characters"),
         ((3, 1, "1-0", "x" * 41), "who enters it: a name of 1 to 40 characters"),
         ((3, 1, "1-0", "A\x00"), "who enters it: a control character (U+0000)"),
+        ((3, 1, None, "Anna"), "a result is a short text: 1-0, 0-1, 1/2-1/2, ..."),
+        ((3, 1, "1-0" * 20, "Anna"), "a result is a short text"),
         ((4, 1, "1-0", "Anna"), "no round 4 in"),
     ]
     for args, said in cases:
