@@ -253,6 +253,8 @@ def read(data, name="the TRF"):
             raise
         except ValueError as error:
             raise TrfError(name, index + 1, None, str(error))
+    # bbpPairings' own files may have no record only 2026 defines, but its type code in 092
+    trf26 = trf26 or tournament.header.get("092", "").startswith("FIDE_")
     tournament.dialect = "trf26" if trf26 else "trf16"
     if not tournament.players:
         raise TrfError(name, None, None, "no player line (001): is it a TRF file?")

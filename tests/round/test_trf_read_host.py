@@ -276,3 +276,10 @@ def test_every_result_code_and_its_points():
     assert [c.paired() for c in tournament.players[1].cells[6:8]] == [True, False]
     assert (tournament.players[1].points, tournament.players[2].points) == (one * 10, two * 10)
     assert tournament.rounds_played() == 12
+
+
+def test_bbppairings_generated_files_are_the_2026_revision():
+    # what bbpPairings -g writes: player lines, a blank line, its type code in 092 (CR ends)
+    text = "012 AutoTest Tournament 7\r" + line(1, [], "0.0") + "\r\r092 FIDE_DUTCH_2025\r"
+    assert trf.read(text, "generated.trf").dialect == "trf26"
+    assert trf.read(text.replace("092 FIDE_DUTCH_2025", "092 Individual"), "x").dialect == "trf16"
