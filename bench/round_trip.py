@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import sim  # noqa: E402,F401  (puts the firmware on the path)
-from sim import round_out, rounds, trf, trf_write  # noqa: E402
+from sim import round_out, round_store, rounds, trf, trf_write  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "bbpPairings")
 # Names as a pairing file may carry them: letters with marks, apostrophes, and text that would be
@@ -160,7 +160,7 @@ def discrepancies(text):
 
 
 def run(binary, folder, players, rounds_total, seed, dialect, say):
-    store = rounds.Rounds(os.path.join(folder, "rounds"))
+    store = round_store.Rounds(os.path.join(folder, "rounds"))
     path = first_file(binary, folder, players, rounds_total, seed, dialect)
     chance = random.Random(seed)
     figures = dict(

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from sim import files, round_out, rounds, trf, trf_write
+from sim import files, round_out, round_store, rounds, trf, trf_write
 
 ABOUT = """\
 The arbiter's round (docs/round.md): `load` takes the tournament file (TRF) and the pairing
@@ -120,7 +120,7 @@ def _date(text):
 
 
 def load_command(args):
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     date = _date(args.date)
     how = {"by": args.by, "replace": args.replace}
     if args.csv is not None:
@@ -164,7 +164,7 @@ def _about(time_control):
 
 
 def show_command(args):
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     round_ = store.get(args.round)
     if args.json:
         print(json.dumps(round_.doc, ensure_ascii=False, indent=1))
@@ -189,7 +189,7 @@ def show_command(args):
 
 
 def list_command(args):
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     numbers = store.numbers()
     if not numbers:
         print("no round in %s" % args.folder)
@@ -200,7 +200,7 @@ def list_command(args):
 
 
 def result_command(args):
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     said = store.enter(args.round, args.board, args.result, args.by, change=args.change)
     held = store.get(args.round).result(args.board)
     print(
@@ -212,7 +212,7 @@ def result_command(args):
 def record_command(args):
     from sim import records
 
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     try:
         record = records.load(args.record)
     except records.RecordError as error:
@@ -226,7 +226,7 @@ def record_command(args):
 def results_command(args):
     if not (args.trf or args.csv or args.pgn):
         raise Stop("results: say what to write: --trf FILE, --csv FILE, --pgn DIR")
-    store = rounds.Rounds(args.folder)
+    store = round_store.Rounds(args.folder)
     round_ = store.get(args.round)
     date = datetime.date.fromisoformat(round_.doc["date"])
     outputs = []

@@ -10,7 +10,7 @@
 import re
 import unicodedata
 
-DIALECTS = ("trf16", "trf26")
+DIALECTS = ("trf16", "trf26")  # Tournament.dialect
 # Records that only the 2026 revision has (TRF-16 knows 012 to 132 and 001, 013).
 _TRF26 = (
     "142 152 162 172 182 192 202 212 222 240 250 260 299 300 310 320 330 352 362 801 802"
@@ -152,7 +152,6 @@ class Tournament:
         self.header = {}  # "012": the tournament's name, ... (the first of each)
         self.players = {}  # starting rank: Player, in the file's order
         self.rounds_total = None  # 142 or XXR
-        self.rounds_line = None  # its index in lines
         self.initial_colour = None  # "w" or "b": 152 or XXC white1/black1
         self.scoring = Scoring()
         self.scoring_given = False
@@ -277,7 +276,6 @@ def _record(tournament, index, line, code):
         if not value.isdigit() or not 1 <= int(value) <= MAX_ROUNDS:
             raise TrfError(name, index + 1, 5, "the number of rounds: expected 1 to 99")
         tournament.rounds_total = int(value)
-        tournament.rounds_line = index
     elif code == "152":
         if value not in ("W", "B"):
             raise TrfError(name, index + 1, 5, "the initial colour: expected W or B")

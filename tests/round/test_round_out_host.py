@@ -13,7 +13,7 @@ import re
 import chess.pgn
 import pytest
 
-from sim import records, round_out, rounds
+from sim import records, round_out, round_store, rounds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = os.path.join(HERE, "files")
@@ -26,7 +26,7 @@ def fixture(name):
 
 
 def finished(tmp_path):
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     store.load_trf(3, fixture("swiss_manager_r2.trf"), fixture("swiss_manager_p3.txt"), "3+2", DAY)
     store.enter(3, 1, "1/2-1/2", "clock 1", at="2026-03-16T16:40:00+01:00")
     store.enter(3, 2, "0-1 forfeit", "Anna", at="2026-03-16T15:01:00+01:00")
@@ -80,7 +80,7 @@ def test_the_results_as_csv(tmp_path):
 def test_csv_cells_a_spreadsheet_would_run_are_text(tmp_path):
     path = tmp_path / "club.csv"
     path.write_text('1,"=HYPERLINK(""http://x"",""y"")",@SUM(A1),5+3\n2,-2+3,"+1",5+3\n')
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     store.load_csv(1, str(path), date=DAY)
     rows = list(csv.reader(io.StringIO(round_out.results_csv(store.get(1)))))
     assert rows[1][3] == '\'=HYPERLINK("http://x","y")' and rows[1][6] == "'@SUM(A1)"
@@ -139,7 +139,7 @@ def test_pgn_tags_hold_any_name_as_text(tmp_path):
     path = tmp_path / "club.csv"
     with open(path, "w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerow(["1", 'Evil \\"] [Result "1-0"]', "B\\oss"])
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     store.load_csv(1, str(path), "5+3", DAY, event='A "quoted" event')
     game = read_pgn(round_out.game_pgn(store.get(1), 1))
     # python-chess keeps a tag's value as written: PGN's escapes, \\" and \\\\ (PGN 8.1.1)

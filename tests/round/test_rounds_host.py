@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from sim import files, rounds
+from sim import files, round_store, rounds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = os.path.join(HERE, "files")
@@ -25,7 +25,7 @@ def fixture(name):
 
 
 def loaded(tmp_path, base="swiss_manager", **how):
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     how.setdefault("time_control", "90+30")
     round_, notes = store.load_trf(
         3, fixture(base + "_r2.trf"), fixture(base + "_p3.txt"), date=DAY, **how
@@ -218,7 +218,7 @@ def test_the_next_round_keeps_a_board_still_playing(tmp_path):
 
 
 def test_the_tournament_file_must_be_the_one_before_the_round(tmp_path):
-    store = rounds.Rounds(str(tmp_path))
+    store = round_store.Rounds(str(tmp_path))
     p3 = fixture("swiss_manager_p3.txt")
     with pytest.raises(rounds.RoundError) as raised:
         store.load_trf(3, fixture("swiss_manager_r3.trf"), p3)
@@ -250,7 +250,7 @@ def test_a_round_from_a_clubs_csv(tmp_path):
         "3,Lone Wolf,bye,,\n",
         encoding="utf-8",
     )
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     round_, notes = store.load_csv(1, str(path), "15+10", DAY, event="Club night", site="Hall")
     assert notes == []
     assert [
@@ -295,8 +295,8 @@ ENTER = """
 import sys
 sys.path.insert(0, %r)
 import sim
-from sim import rounds
-store = rounds.Rounds(sys.argv[1])
+from sim import round_store
+store = round_store.Rounds(sys.argv[1])
 start, step = int(sys.argv[2]), int(sys.argv[3])
 for board in range(start, 61, step):
     store.enter(1, board, "1-0", "clock %%d" %% board)
@@ -307,7 +307,7 @@ for board in range(start, 61, step):
 def many_boards(tmp_path):
     path = tmp_path / "big.csv"
     path.write_text("".join("%d,White %d,Black %d\n" % (n, n, n) for n in range(1, 61)))
-    store = rounds.Rounds(str(tmp_path / "rounds"))
+    store = round_store.Rounds(str(tmp_path / "rounds"))
     store.load_csv(1, str(path), "5+3", DAY)
     return store
 
