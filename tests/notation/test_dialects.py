@@ -216,6 +216,7 @@ def test_errors_come_from_the_notation_the_text_resembles_and_point_at_the_chara
         ("45m 3x30s japan", "go", 10, "the word byo-yomi"),
         ("armageddon 5", "chessclock", 12, '"/" and the second player'),
         ("fischer 10 5 bronstein", "chessclock", 13, "only one mode"),
+        ("FISCHER 10 5 d5", "chessclock", 13, "only one increment, delay or mode"),
     ):
         error = raises(PresetError, registry.parse, text)
         assert (error.notation, error.position) == (notation, position), str(error)
