@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Press to pixels and CPU busy on the RP2040, estimated from this machine's MicroPython unix port.
-#   micropython bench/press.py ROOT
+#   micropython bench/press.py ROOT [REPEATS]
 # prints "name value" lines (a value may hold spaces) that bench/run.py gathers into its table:
 #   ref_*, ratio*     the reference loops timed here, and the factor r from unix to chip time
 #   press.BOARD.CASE  one lever press: Python from the wake to the end of the display write,
@@ -50,7 +50,7 @@ APP_CORRECTION = 180 / 240
 WAKE_US = 100
 # Assumed, not measured: one Python call to a machine.Pin (pin(v), or pin() to read) on the chip.
 PIN_CALL_US = 12
-REPEATS = 5
+REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 5  # bench/run.py --quick: 1
 WHOLE_FRAME_BYTES = PAGES * window_bytes(0, 127, 0, 0)  # 8 * (8 + 130): one window per page
 
 try:
