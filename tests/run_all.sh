@@ -13,8 +13,10 @@ failed=()
 echo "== set-up: Mosquitto for the hall's tests (tests/hall/setup.sh)"
 bash tests/hall/setup.sh || failed+=("hall set-up (mosquitto)")
 
-echo "== tier 1: pytest under CPython"
-"$BIN/pytest" -p no:cacheprovider || failed+=("pytest (exit $?)")  # -q: pyproject.toml
+echo "== tier 1: pytest under CPython, on every core (pytest-xdist)"
+tier1=$SECONDS
+"$BIN/pytest" -p no:cacheprovider -n auto || failed+=("pytest (exit $?)")  # -q: pyproject.toml
+echo "tier 1: $((SECONDS - tier1)) s"
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
 "$BIN/micropython" tests/mprun.py core notation hal ui app faults serial hall || failed+=("micropython")

@@ -17,6 +17,7 @@ from sim import boards as sim_boards
 from sim import frames, interactive
 from sim.hal_base import DesktopBuzzer
 from sim.realtime import RealTimeHal, folder_storage
+from terminal_env import terminal_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROWS, COLS = 45, 140
@@ -129,7 +130,7 @@ class Session:
 
     def __init__(self, *args, rows=ROWS, cols=COLS):
         command = shlex.join([sys.executable, "-m", "sim", *args])
-        env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env = terminal_env(TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         self.child = pexpect.spawn(
             "bash",
             ["-c", command + '; echo "exit=$?"; stty -a'],
