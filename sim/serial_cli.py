@@ -199,11 +199,12 @@ def presets_send(args):
         if len(clock) + new > MAX_PRESETS:
             outcome["full"] = (len(clock), new)
             return
-        outcome["refused"] = 0
+        outcome["refused"] = outcome["replaced"] = 0
         for number, name, spec, _setup in entries:
             verb = "REPLACE" if args.replace else "ADD"
             reply = link.command("PRESET %s %s = %s" % (verb, name, spec))[1]
             outcome["refused"] += reply.startswith("ERR")
+            outcome["replaced"] += reply.startswith("OK replaced")  # a name the clock held
             print("%s:%d: %s" % (args.file, number, reply))
 
     status = _with_link(args, send)
@@ -219,7 +220,11 @@ def presets_send(args):
         return EXIT_CLOCK
     refused = outcome["refused"]
     if not listing:
-        print("%d added, %d refused" % (len(entries) - refused, refused))
+        replaced = outcome["replaced"]
+        print(
+            "%d added, %d replaced, %d refused"
+            % (len(entries) - refused - replaced, replaced, refused)
+        )
         return EXIT_CLOCK if refused else 0
     if outcome["after"] != [(name, spec) for _number, name, spec, _setup in entries]:
         print(

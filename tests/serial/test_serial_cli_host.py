@@ -104,7 +104,7 @@ def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path)
     )
     assert out[1].endswith("presets.txt:4: OK added 18 Blitz 3+2 club: 3 min + 2 s/move")
     assert "presets.txt:5: OK added 19 Go byoyomi" in out[2]
-    assert out[-1] == "3 added, 0 refused"
+    assert out[-1] == "3 added, 0 replaced, 0 refused"
     status, out, _ = run(capsys, "presets", "list", "--port", clock.path)
     assert status == 0
     assert out[16:] == [
@@ -113,6 +113,20 @@ def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path)
         "19 Go byoyomi = sgf:TM[1800]OT[5x30 byo-yomi]",
         "OK 19 presets",
     ]
+
+
+def test_a_file_sent_again_replaces_its_presets_and_says_so(clock, capsys, tmp_path):
+    path = write_presets(tmp_path, GOOD)
+    assert run(capsys, "presets", "send", path, "--port", clock.path)[0] == 0
+    path = write_presets(tmp_path, GOOD + "Blitz 4+2 club = G/4/2\n")
+    status, out, err = run(capsys, "presets", "send", path, "--replace", "--port", clock.path)
+    assert status == 0, err
+    assert out[0].endswith(
+        "presets.txt:2: OK replaced 17 FIDE classical 2: 90 min + 30 s/move;"
+        " +30 min after move 40"
+    )
+    assert out[-1] == "1 added, 3 replaced, 0 refused"
+    assert run(capsys, "presets", "list", "--port", clock.path)[1][-1] == "OK 20 presets"
 
 
 def test_an_invalid_file_lists_every_bad_line_and_sends_nothing(clock, capsys, tmp_path):
@@ -140,7 +154,7 @@ def test_a_refusal_by_the_clock_exits_1(clock, capsys, tmp_path):
     )
     assert status == 1
     assert out[0].endswith(": ERR close the menu on the clock first")
-    assert out[-1] == "0 added, 3 refused"
+    assert out[-1] == "0 added, 0 replaced, 3 refused"
 
 
 def test_garbage_is_answered_with_errors_and_the_game_runs_on(clock, capsys):
@@ -319,7 +333,7 @@ def test_a_presets_file_typed_on_a_phone_goes_over_the_line_in_ascii(clock, caps
     assert status == 0, err
     assert out[0].endswith("Classical 's: 90 min + 30 s/move")
     status, out, err = run(capsys, "presets", "send", path, "--port", clock.path)
-    assert status == 0 and out[-1] == "4 added, 0 refused", (out, err)
+    assert status == 0 and out[-1] == "4 added, 0 replaced, 0 refused", (out, err)
     listed = run(capsys, "presets", "list", "--port", clock.path)[1]
     assert listed[16:20] == [
         "17 Classical 's = chessclock:90'+30''",
