@@ -91,7 +91,17 @@ class Page:
         self.app.render(self.start)
 
     def battery(self):
+        """The supply the page's HAL reads: a healthy cell where the board senses one (the
+        browser has none to read), else -1 (unknown), as the board's HAL says."""
         return -1 if getattr(self.board, "BATTERY_ADC", None) is None else 4000
+
+    def battery_note(self):
+        """'4.00 V, 84 %': the simulated figure the board's display shows; None for a board
+        that senses no battery."""
+        mv = self.hal.battery_mv()
+        if mv < 0:
+            return None
+        return "%d.%02d V, %d %%" % (mv // 1000, mv % 1000 // 10, self.hal.gauge.percent(mv))
 
     # --- what the page calls -------------------------------------------------------------
 
@@ -142,6 +152,7 @@ class Page:
                 "set_hold_ms": SET_HOLD_MS,
                 "reset_hold_ms": RESET_HOLD_MS,
                 "has_set": buttons.SET in self.board.BUTTONS,
+                "battery": self.battery_note(),
             }
         )
 

@@ -69,6 +69,9 @@ try {
   await ready(page);
   result.load_ms = Date.now() - t0;
   check("the page loads and the clock starts", (await state(page)) === "ready", `${result.load_ms} ms`);
+  await page.waitForFunction(() => /battery .* simulated/.test(document.getElementById("status").textContent), null, { timeout: 5000 }).catch(() => {});
+  const status = await page.textContent("#status");
+  check("the page says the battery figure on the display is simulated", /battery \d\.\d\d V, \d+ %, simulated/.test(status), status);
 
   // A preset error is the clock's own one-line message; a good preset is read back in words.
   await page.fill("#preset", "5+x");
@@ -430,10 +433,10 @@ async function recordFollowsTheBoard(page) {
   await answerTo(page, "45m 3x30s", /using/);
   await lever(page, "right", 300);
   await lever(page, "left", 300); // 1 ply on this board, a game running
-  await page.waitForFunction(() => /1 plies/.test(document.getElementById("record-state").textContent), null, { timeout: 2000 }).catch(() => {});
+  await page.waitForFunction(() => /1 ply\)/.test(document.getElementById("record-state").textContent), null, { timeout: 5000 }).catch(() => {});
   const switched = await page.textContent("#record-state");
   const goHead = await page.$$eval("#record th", (ths) => ths.map((th) => th.textContent));
-  check("after switching boards the record is the new board's game", /running, 1 plies/.test(switched) && goHead[3] === "Black" && goHead[4] === "White", switched + " " + goHead);
+  check("after switching boards the record is the new board's game", /running, 1 ply\)/.test(switched) && goHead[3] === "Black" && goHead[4] === "White", switched + " " + goHead);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-json")]);
   const saved = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
   check("record (JSON) downloads the running game of the board chosen", saved.plies.length === 1 && saved.clock.state === "running", await page.textContent("#record-answer"));
