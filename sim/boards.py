@@ -129,11 +129,14 @@ def preset_line(app):
         setup = registry.parse(app.spec)
     except PresetError:
         return name
-    line = "%s: %s" % (name, describe(setup, name + " " + app.spec))
-    if "armageddon" in (name + app.spec).lower() and setup.first != setup.second:
-        second = players(app.spec, name)[1]
-        line += "; draw odds: %s (%s)" % (second, side_name(app, 1))
-    return line
+    if "armageddon" not in (name + app.spec).lower() or setup.first == setup.second:
+        return "%s: %s" % (name, describe(setup, name + " " + app.spec))
+    # The draw odds first, and each side's time under its player's name: the end of the line
+    # is what a narrow terminal cuts, and the display shows the times already.
+    first, second = players(app.spec, name)
+    times = describe(setup).replace("first: ", first + " ", 1)
+    times = times.replace(" | second: ", " | %s " % second, 1)
+    return "%s (draw odds: %s, %s): %s" % (name, second, side_name(app, 1), times)
 
 
 def side_name(app, player):
