@@ -18,6 +18,14 @@
 #
 # No allocation once a window size was seen: the bytes to send are a memoryview over the start of
 # one shared buffer, made once per size and kept.
+#
+# A display that fails (a write not acknowledged: unplugged, dead; a line of the bus held low;
+# machine.I2C's timeout) costs the loop one failed write: the show stops there, and the panel is
+# taken as lost (`lost` counts the times). Each later show() tries again, first asking the bus's
+# lines (i2c_lines.py) whether a write could get through: a line still held costs a word's read,
+# a held SDA gets the bus clear, a block left halfway through a transfer is made again; then the
+# panel is set up from its power-on sequence (a panel plugged back in has forgotten it) and sent
+# the whole frame (`recovered` counts the times it came back). health() says all of it.
 import micropython
 from micropython import const
 
@@ -33,6 +41,11 @@ FRAME_BYTES = const(1024)
 WINDOW_COMMAND_BYTES = const(8)  # I2C address, control byte, 0x21 x0 x1 0x22 p0 p1
 WINDOW_DATA_OVERHEAD = const(2)  # I2C address, data control byte
 _STAGE = const(256)  # the largest window sent in one piece; a larger one goes page by page
+_ETIMEDOUT = const(110)  # machine.I2C's timeout ran out: SCL held, a transfer stopped halfway
+_SCL_HELD = const(2)  # i2c_lines.SCL_HELD
+I2C_TIMEOUT_US = const(
+    15000
+)  # machine.I2C's bound on one write: the longest, 258 bytes, is 5.8 ms
 _COMMANDS = const(0x00)  # control byte: Co = 0, D/C = 0, every following byte is a command
 _DATA = const(0x40)  # control byte: Co = 0, D/C = 1, every following byte is display data
 
@@ -116,12 +129,15 @@ def copy_rows(stage: ptr8, frame: ptr8, x0: int, width: int, p0: int, pages: int
 class Ssd1306:
     """128x64 SSD1306 on an injected machine.I2C at `address`. `external_vcc`: the panel's
     module makes its own VCC, as an SSD1309 2.42" one does: that chip has no charge pump, so the
-    command is not sent, and pre-charge and VCOMH are set for an external supply."""
+    command is not sent, and pre-charge and VCOMH are set for an external supply. `lines`: the
+    bus's I2cLines (i2c_lines.py), asked after a failure; None: a failed panel is simply tried
+    again."""
 
-    def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False):
+    def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False, lines=None):
         self._i2c = i2c
         self._writeto = i2c.writeto  # bound once: taking a bound method allocates
         self._address = address
+        self._lines = lines
         self._setup(flip, external_vcc, _STAGE)
         self.init()
 
@@ -139,11 +155,55 @@ class Ssd1306:
         self._init = bytearray(1 + len(sequence))
         self._init[0] = _COMMANDS
         self._init[1:] = bytes(sequence)
-        self._ready = False  # configured; False again after a failed init()
+        # The contrast and display on/off as last set: a panel set up again gets them back.
+        self._contrast_at = 2 + sequence.index(_SET_CONTRAST)
+        self._power_at = len(sequence)  # the last command: display on
+        self._ready = False  # configured; False again after a failed write
         self._known = False  # the panel surely shows the last frame sent
         self._frame = None
-        self.errors = 0  # I2C writes that failed (the whole frame goes out on the next show)
+        self.failing = False  # a write failed and the panel has not been set up since
+        self._stale = False  # a transfer stopped halfway: the I2C block is to be made again
+        self.errors = 0  # writes that failed (the whole frame goes out once one gets through)
+        self.lost = 0  # times the panel stopped taking writes
+        self.recovered = 0  # times it was set up again after that
         self.sent = 0  # bytes on the bus by show() since power-on, address bytes included
+
+    def health(self):
+        """(whether the panel took the last writes, times lost, times recovered, failed
+        writes): for the app's serial state and the hall."""
+        return not self.failing, self.lost, self.recovered, self.errors
+
+    def _fail(self, error):
+        """A write failed: the panel is set up again and sent whole by a later show()."""
+        self.errors += 1
+        self._known = False
+        self._ready = False
+        if error.args and error.args[0] == _ETIMEDOUT:
+            self._stale = True
+        if not self.failing:
+            self.failing = True
+            self.lost += 1
+
+    def _bus_free(self):
+        """After a failure: whether a write could get through now. A held SCL is left alone
+        (nothing from the master frees it); a held SDA gets the bus clear; a block that stopped
+        halfway through a transfer is made again."""
+        lines = self._lines
+        if lines is None:
+            return True
+        held = lines.held()
+        if held & _SCL_HELD:
+            self._stale = True
+            return False
+        if held or self._stale:
+            self._stale = False
+            if lines.clear():
+                return False
+            self._bus_made()
+        return True
+
+    def _bus_made(self):
+        """The I2C block was made again (its registers reset)."""
 
     def _sequence(self, flip, external_vcc):
         """The power-on commands, as a list."""
@@ -162,34 +222,43 @@ class Ssd1306:
         """(Re)configure the panel and forget what it shows: the next show() sends every page.
         A panel that does not answer is tried again by the next show()."""
         self._known = False
-        try:
-            self._i2c.writeto(self._address, self._init)
-        except OSError:
-            self.errors += 1
+        if self.failing and not self._bus_free():
             self._ready = False
             return
+        try:
+            self._i2c.writeto(self._address, self._init)
+        except OSError as error:
+            self._fail(error)
+            return
         self._ready = True
+        if self.failing:
+            self.failing = False
+            self.recovered += 1
 
     def invalidate(self):
         self._known = False
 
     def _send(self, count, command, argument=0):
+        if self.failing:
+            return  # the panel is set up whole, the contrast and power included, once back
         buf = self._command
         buf[0] = _COMMANDS
         buf[1] = command
         buf[2] = argument
         try:
             self._i2c.writeto(self._address, memoryview(buf)[:count])
-        except OSError:
-            self.errors += 1
+        except OSError as error:
+            self._fail(error)
 
     def contrast(self, level):
         if not 0 <= level <= 255:
             raise ValueError("contrast is 0..255")
+        self._init[self._contrast_at] = level
         self._send(3, _SET_CONTRAST, level)
 
     def power(self, on):
         """Display on or off (sleep: the panel keeps its RAM; the charge pump stops)."""
+        self._init[self._power_at] = _SET_DISP | 1 if on else _SET_DISP
         self._send(2, _SET_DISP | 1 if on else _SET_DISP)
 
     def power_save(self, on):
@@ -209,6 +278,8 @@ class Ssd1306:
         if dirty is None or dirty.whole or not self._known:
             self._known = True
             sent = self._send_window(0, WIDTH - 1, 0, PAGES - 1)
+            if sent < 0:
+                sent = 0
         else:
             boxes = dirty.boxes
             for i in range(0, 4 * dirty.count, 4):
@@ -220,7 +291,10 @@ class Ssd1306:
                 if p1 >= PAGES:
                     p1 = PAGES - 1
                 if boxes[i] <= x1 and boxes[i + 2] <= p1:
-                    sent += self._send_window(boxes[i], x1, boxes[i + 2], p1)
+                    done = self._send_window(boxes[i], x1, boxes[i + 2], p1)
+                    if done < 0:
+                        break  # failed: the rest would fail too, each after its timeout
+                    sent += done
         if dirty is not None:
             dirty.clear()
         self.sent += sent
@@ -238,14 +312,18 @@ class Ssd1306:
         return self._ready
 
     def _send_window(self, x0, x1, p0, p1):
-        """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""
+        """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it); the bytes
+        it put on the bus, or -1 when a write failed."""
         width = x1 - x0 + 1
         pages = p1 - p0 + 1
         size = width * pages
         if size > self._stage_bytes:
             sent = 0
             for page in range(p0, p1 + 1):
-                sent += self._send_window(x0, x1, page, page)
+                done = self._send_window(x0, x1, page, page)
+                if done < 0:
+                    return -1
+                sent += done
             return sent
         data = self._sizes.get(size)
         if data is None:
@@ -259,10 +337,9 @@ class Ssd1306:
         try:
             self._writeto(self._address, command)
             self._writeto(self._address, data)
-        except OSError:
-            self.errors += 1  # a glitch on the bus must not stop the clock
-            self._known = False
-            return 0
+        except OSError as error:
+            self._fail(error)  # a fault on the bus must not stop the clock
+            return -1
         return WINDOW_COMMAND_BYTES + 1 + len(data)
 
     def _data(self, size):
@@ -273,13 +350,26 @@ class Ssd1306:
 
 
 def board_i2c(machine, board):
-    """The I2C bus on the board's OLED pins."""
+    """The I2C bus on the board's OLED pins; a write waits I2C_TIMEOUT_US at most (at 400 kHz;
+    as much longer as a slower bus takes) where rp2's default is 50 ms."""
     Pin = machine.Pin
     return machine.I2C(
-        board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
+        board.I2C_ID,
+        scl=Pin(board.I2C_SCL),
+        sda=Pin(board.I2C_SDA),
+        freq=board.I2C_FREQ,
+        timeout=I2C_TIMEOUT_US * 400000 // board.I2C_FREQ,
     )
+
+
+def board_lines(machine, board, sleep_us):
+    """The lines of the board's display bus (i2c_lines.py), which make the bus again."""
+    from hal.rp2040 import i2c_lines
+
+    return i2c_lines.for_board(machine, board, sleep_us, lambda: board_i2c(machine, board))
 
 
 def from_board(machine, board, sleep_us):
     """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind on I2C)."""
-    return Ssd1306(board_i2c(machine, board), board.OLED_ADDRESS)
+    i2c = board_i2c(machine, board)
+    return Ssd1306(i2c, board.OLED_ADDRESS, lines=board_lines(machine, board, sleep_us))
