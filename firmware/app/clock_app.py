@@ -9,6 +9,7 @@ from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
 import ticks
+from ticks import diff as _ticks_diff
 from clock import display
 from clock.record import Record
 from clock.game import (
@@ -62,8 +63,6 @@ _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
 INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-segment modules)
-_TICKS_MASK = const(0x3FFFFFFF)  # ticks' wrap, for a diff written out
-_TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
 # What the end of a pass must do, kept as one mask and set only through ClockApp._need().
@@ -695,7 +694,7 @@ class ClockApp:
         did something."""
         if self._pending & (_DRAW | _PLAN):
             return True
-        return (now - self._wake_at + _TICKS_HALF) & _TICKS_MASK >= _TICKS_HALF  # diff >= 0
+        return _ticks_diff(now, self._wake_at) >= 0
 
     def next_wake(self, now):
         """The stamp of the next instant something is due: no polling for flags or digits.
