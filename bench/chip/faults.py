@@ -4,6 +4,7 @@
 # game with no fault, press for press at the same emulated milliseconds.
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/faults.py [--json OUT]
+#       [--only WORD,WORD]   (the faults whose name has one of the words, beside the one without)
 #
 # For each fault (bench/chip/faults.mjs gives the emulator its options): the lights' delay after
 # each lever edge and the press-to-pixels before, during and after it, the CPU busy over 10 s of
@@ -69,10 +70,10 @@ def play(chip, options):
         edges.append(clock.press(pin, phase(t)))
         pin = bench.RIGHT if pin == bench.LEFT else bench.LEFT
     chip.run(END_MS + 1000 - chip.run(0)["t"])
+    ram = chip.send("oled")["ram"]  # at the same emulated instant in every run
     states["after"] = json.loads(clock.ok("STATE"))["display"]
     busy["after"] = clock.busy(10000)
     clock.charge_check(edges)
-    ram = chip.send("oled")["ram"]
     out = {"options": list(options), "busy": busy, "display": states, "ram": ram}
     for name in ("before", "during", "after"):
         presses = [p for p in clock.presses if p["case"] == name]
@@ -114,10 +115,13 @@ def main(argv):
         print("faults: " + problem, file=sys.stderr)
         return 2
     out_path = argv[argv.index("--json") + 1] if "--json" in argv else None
+    only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
     results = {}
     with tempfile.TemporaryDirectory(prefix="chip-faults-") as folder:
         boot = image(os.path.abspath(firmware), bootrom, folder)
         for name, options in FAULTS:
+            if only is not None and name != "none" and not any(word in name for word in only):
+                continue
             print("%s: %s" % (BOARD, name), file=sys.stderr)
             chip = Chip(boot, bootrom, options=options, **bench.chip_options(BOARD))
             with chip:
@@ -126,20 +130,36 @@ def main(argv):
     print("| %s, %s | %s |" % (BOARD, os.path.basename(firmware), " | ".join(results)))
     print("|---|" + "---|" * len(results))
     rows = (
-        ("CPU busy before / during / after, %", lambda r: " / ".join(
-            "%.2f" % r["busy"][k] for k in ("before", "during", "after"))),
-        ("lights after the edge, worst before / during / after, ms", lambda r: " / ".join(
-            _ms(r[k]["lights_worst_ms"]) for k in ("before", "during", "after"))),
-        ("press to pixels, median before / during / after, ms", lambda r: " / ".join(
-            _ms(r[k]["pixels_median_ms"]) for k in ("before", "during", "after"))),
-        ("presses drawn / presses, during", lambda r: "%d / %d" % (
-            r["during"]["shown"], r["during"]["presses"])),
+        (
+            "CPU busy before / during / after, %",
+            lambda r: " / ".join("%.2f" % r["busy"][k] for k in ("before", "during", "after")),
+        ),
+        (
+            "lights after the edge, worst before / during / after, ms",
+            lambda r: " / ".join(
+                _ms(r[k]["lights_worst_ms"]) for k in ("before", "during", "after")
+            ),
+        ),
+        (
+            "press to pixels, median before / during / after, ms",
+            lambda r: " / ".join(
+                _ms(r[k]["pixels_median_ms"]) for k in ("before", "during", "after")
+            ),
+        ),
+        (
+            "presses drawn / presses, during",
+            lambda r: "%d / %d" % (r["during"]["shown"], r["during"]["presses"]),
+        ),
         ("STATE display during", lambda r: _state(r["display"].get("during"))),
         ("STATE display after", lambda r: _state(r["display"].get("after"))),
-        ("the panel at the end = the game without a fault", lambda r: "yes" if r["ram"] == same
-         else "NO"),
-        ("charging error, worst of the plies", lambda r: "%s ms (%d plies)" % (
-            r["charge_worst_ms"], r["charges"])),
+        (
+            "the panel at the end = the game without a fault: differences (page, x0, x1)",
+            lambda r: "none" if r["ram"] == same else str(differences(r["ram"], same)),
+        ),
+        (
+            "charging error, worst of the plies",
+            lambda r: "%s ms (%d plies)" % (r["charge_worst_ms"], r["charges"]),
+        ),
     )
     for label, cell in rows:
         print("| %s | %s |" % (label, " | ".join(cell(r) for r in results.values())))
@@ -149,6 +169,17 @@ def main(argv):
         with open(out_path, "w") as handle:
             json.dump(results, handle, indent=1)
     return 0
+
+
+def differences(ram, other):
+    """(page, first column, last column) of each page where two panels' RAM (hex) differ."""
+    a, b = bytes.fromhex(ram), bytes.fromhex(other)
+    found = []
+    for page in range(8):
+        columns = [x for x in range(128) if a[page * 128 + x] != b[page * 128 + x]]
+        if columns:
+            found.append((page, columns[0], columns[-1]))
+    return found
 
 
 def _ms(value):
