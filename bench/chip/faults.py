@@ -71,8 +71,8 @@ def play(chip, options):
         pin = bench.RIGHT if pin == bench.LEFT else bench.LEFT
     chip.run(END_MS + 1000 - chip.run(0)["t"])
     ram = chip.send("oled")["ram"]  # at the same emulated instant in every run
+    busy["after"] = clock.busy(10000)  # as before and during: no serial line just before it
     states["after"] = json.loads(clock.ok("STATE"))["display"]
-    busy["after"] = clock.busy(10000)
     clock.charge_check(edges)
     out = {"options": list(options), "busy": busy, "display": states, "ram": ram}
     for name in ("before", "during", "after"):
