@@ -122,7 +122,6 @@ class OledPanel:
         self._init[1:] = bytes(sequence)
         # The contrast and display on/off as last set: a panel set up again gets them back.
         self._contrast_at = 2 + sequence.index(_SET_CONTRAST)
-        self._power_at = len(sequence)  # the last command: display on
         self._ready = False  # configured; False again after a failed write
         self._known = False  # the panel surely shows the last frame sent
         self._frame = None
@@ -170,7 +169,7 @@ class OledPanel:
 
     def power(self, on):
         """Display on or off (sleep: the panel keeps its RAM; the charge pump stops)."""
-        self._init[self._power_at] = _SET_DISP | 1 if on else _SET_DISP
+        self._init[len(self._init) - 1] = _SET_DISP | 1 if on else _SET_DISP  # the last command
         self._send(2, _SET_DISP | 1 if on else _SET_DISP)
 
     def power_save(self, on):

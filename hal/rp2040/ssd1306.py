@@ -58,8 +58,8 @@ class Ssd1306(OledPanel):
     """128x64 SSD1306 on an injected machine.I2C at `address`. `external_vcc`: the panel's
     module makes its own VCC, as an SSD1309 2.42" one does: that chip has no charge pump, so the
     command is not sent, and pre-charge and VCOMH are set for an external supply. `lines`: the
-    bus's I2cLines (i2c_lines.py), asked after a failure; None: a failed panel is simply tried
-    again."""
+    bus's I2cLines (i2c_lines.py), or a function that makes them at the first failure (a clock
+    whose panel never fails holds none); None: a failed panel is simply tried again."""
 
     def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False, lines=None):
         self._i2c = i2c
@@ -79,7 +79,7 @@ class Ssd1306(OledPanel):
         """After a failure: whether a write could get through now. A held SCL is left alone
         (nothing from the master frees it); a held SDA gets the bus clear; a block that stopped
         halfway through a transfer is made again."""
-        lines = self._lines
+        lines = self._bus_lines()
         if lines is None:
             return True
         held = lines.held()
@@ -92,6 +92,13 @@ class Ssd1306(OledPanel):
                 return False
             self._bus_made()
         return True
+
+    def _bus_lines(self):
+        """The bus's I2cLines, made now if only their maker was given; or None."""
+        lines = self._lines
+        if lines is not None and not hasattr(lines, "held"):
+            lines = self._lines = lines()
+        return lines
 
     def _bus_made(self):
         """The I2C block was made again (its registers reset)."""
@@ -171,10 +178,16 @@ def board_i2c(machine, board):
 
 
 def board_lines(machine, board, sleep_us):
-    """The lines of the board's display bus (i2c_lines.py), which make the bus again."""
-    from hal.rp2040 import i2c_lines
+    """A function that makes the lines of the board's display bus (i2c_lines.py, which make the
+    bus again): a driver calls it at its panel's first failure, so a healthy clock never
+    imports them."""
 
-    return i2c_lines.for_board(machine, board, sleep_us, lambda: board_i2c(machine, board))
+    def make():
+        from hal.rp2040 import i2c_lines
+
+        return i2c_lines.for_board(machine, board, sleep_us, lambda: board_i2c(machine, board))
+
+    return make
 
 
 def from_board(machine, board, sleep_us):

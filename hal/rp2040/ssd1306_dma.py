@@ -119,20 +119,18 @@ class Ssd1306Dma(Ssd1306):
         self._dma = dma
         self._mem32 = mem32
         base = I2C_BASES[i2c_id]
-        self._base = base
         self._data_cmd = base + IC_DATA_CMD
         self._raw_status = base + IC_RAW_INTR_STAT
         self._clear_abort = base + IC_CLR_TX_ABRT
         self._status = base + IC_STATUS
         self._per_word = POLLS_PER_WORD * 400000 // freq
-        self._under_way = 0  # words started and not waited for
         self.blocking = False  # the block raised no DMA request: the I2C driver's writes
         # Two stages: one is staged while the DMA reads the other, and its transfer starts the
         # moment the other's last word is in the FIFO, so the bus does not pause between them.
         self._stages = (array("H", bytes(2 * _STAGE_WORDS)), array("H", bytes(2 * _STAGE_WORDS)))
         self._words = self._stages[0]  # the stage send() fills next
         self._stager = stage_window  # a function, kept: it writes a window's words
-        self._in_flight = False
+        self._in_flight = 0  # words started and not waited for
         # init() writes: IC_TAR is set
         Ssd1306.__init__(self, i2c, address, flip, external_vcc, lines)
         self._bus_made()
@@ -145,8 +143,9 @@ class Ssd1306Dma(Ssd1306):
 
     def _bus_made(self):
         """The block's DMA control, which a reset of the block clears: the TX request."""
-        self._mem32[self._base + IC_DMA_TDLR] = _TX_LEVEL
-        self._mem32[self._base + IC_DMA_CR] = TDMAE
+        base = self._data_cmd - IC_DATA_CMD  # made only when the block is: it may allocate
+        self._mem32[base + IC_DMA_TDLR] = _TX_LEVEL
+        self._mem32[base + IC_DMA_CR] = TDMAE
 
     def init(self):
         self.wait()
@@ -223,7 +222,7 @@ class Ssd1306Dma(Ssd1306):
         in the FIFO; the next send() fills the other stage."""
         dma = self._dma
         if self._in_flight:
-            polls = self._per_word * self._under_way + _POLLS_MORE
+            polls = self._per_word * self._in_flight + _POLLS_MORE
             while dma.active() and polls:
                 polls -= 1
             if not polls:
@@ -231,19 +230,17 @@ class Ssd1306Dma(Ssd1306):
                 return
         words = self._words
         self._words = self._stages[1] if words is self._stages[0] else self._stages[0]
-        self._in_flight = True
-        self._under_way += count
+        self._in_flight += count
         dma.config(read=words, count=count, trigger=True)
 
     def wait(self):
         """Return once what send() started is on the wire, its last STOP included."""
         if not self._in_flight:
             return
-        self._in_flight = False
+        polls = self._per_word * self._in_flight + _POLLS_MORE
+        self._in_flight = 0
         dma = self._dma
         mem32 = self._mem32
-        polls = self._per_word * self._under_way + _POLLS_MORE
-        self._under_way = 0
         while dma.active() and polls:
             polls -= 1
         while mem32[self._status] & (TFE | MST_ACTIVITY) != TFE and polls:
@@ -258,11 +255,10 @@ class Ssd1306Dma(Ssd1306):
         """A transfer did not end in its time: it is stopped and counted as a failed write. With
         the bus's lines high the block is not asking for words: the I2C driver's blocking
         writes from now on. The next show() sends the whole frame."""
-        self._in_flight = False
-        self._under_way = 0
+        self._in_flight = 0
         self._dma.active(0)
         self._mem32[self._clear_abort]
-        lines = self._lines
+        lines = self._bus_lines()
         if lines is not None and not lines.held():
             self.blocking = True
         self._fail(_STOPPED)

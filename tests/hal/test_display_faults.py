@@ -38,7 +38,7 @@ def setup(kind):
     sh1106 = kind.startswith("sh1106")
     panel = bus.attach(0x3C, Sh1106Panel() if sh1106 else Ssd1306Panel())
     i2c = ssd1306.board_i2c(m, Board)
-    lines = ssd1306.board_lines(m, Board, lambda us: None)
+    lines = ssd1306.board_lines(m, Board, lambda us: None)()  # from_board's drivers: at a fault
     dma = DMA() if kind.endswith("dma") else None
     if kind == "i2c":
         oled = Ssd1306(i2c, 0x3C, lines=lines)
