@@ -12,6 +12,7 @@ import sys
 import pexpect
 
 from notation import registry
+from terminal_env import terminal_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
@@ -119,7 +120,7 @@ def test_every_simulator_command_example_runs(tmp_path):
             args + ["--state", str(tmp_path / "state")],
             cwd=ROOT,
             dimensions=(24, 80),
-            env=dict(os.environ, TERM="xterm"),
+            env=terminal_env(TERM="xterm"),  # the terminal's size, not pytest-xdist's
             encoding="utf-8",
             timeout=15,
         )
