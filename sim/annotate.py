@@ -131,9 +131,8 @@ def read_record(path):
     return record_of(doc, path)
 
 
-def record_of(doc, path="the record"):
-    """The Record of a decoded game record (GAME's JSON, a PCN game record); `path` names it in
-    what an AnnotateError says."""
+def record_of(doc, path):
+    """The Record of a decoded game record (records.decode's); `path` names it in errors."""
     try:
         entries = records.standing(doc, path)
     except records.RecordError as error:

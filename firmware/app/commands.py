@@ -343,6 +343,7 @@ def state(app, now):
         "stamp": now,
         "store": app.store_problem,
         "game": app.record.tag,
+        "display": app.display_health(),
     }
     hall = app.hall
     if hall is not None:  # a clock in a hall: its board, its last command, its finished games
