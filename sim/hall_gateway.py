@@ -34,6 +34,9 @@ import time
 from sim.mqtt_transport import PahoTransport
 
 HEARTBEAT_S = 5.0
+# What the heartbeat's STATE republishes when it changed: a game kept or let go, the display gone
+# dark or back, the store refusing writes or taking them again.
+_HEALTH = ("outbox", "display", "store")
 GAMES_EVERY_S = 30.0  # the finished games are asked for (and sent again) this often
 RETRY_S = 2.0
 RETRY_MAX_S = 10.0
@@ -441,7 +444,7 @@ class UsbClock:
             self.store_board = 0
         if self.state is None:
             self.publish_state(state, "hello")
-        elif state.get("outbox") != self.state.get("outbox"):  # a game kept or let go
+        elif any(state.get(key) != self.state.get(key) for key in _HEALTH):
             self.publish_state(state, self.state.get("event"))
         if self.link is not None and isinstance(state.get("stamp"), int):
             self.link.publish("alive", {"online": True, "now": state["stamp"]}, True)

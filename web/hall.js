@@ -166,8 +166,9 @@ function take(topic, payload, packet) {
     throw error;
   }
   const was = entry.phase;
+  const wasFault = entry.fault;
   draw(entry, now);
-  if (entry.phase !== was) reorderAt = Math.min(reorderAt, now + 250);
+  if (entry.phase !== was || entry.fault !== wasFault) reorderAt = Math.min(reorderAt, now + 250);
 }
 
 function heard(entry, clockNow, now) {
@@ -192,7 +193,7 @@ function boardEntry(board) {
     tile.querySelectorAll("button[data-do]").forEach((button) => {
       button.addEventListener("click", () => tileCommand(board, button.dataset.do));
     });
-    entry = { board, state: null, sync: null, online: true, lastSeen: -Infinity, bad: null, tile, sentSeq: 0, shown: {}, parts: {}, drawAt: 0, rank: -1, phase: "unknown", moverMs: Infinity, low: false, flagged: false, stale: false, visible: true };
+    entry = { board, state: null, sync: null, online: true, lastSeen: -Infinity, bad: null, tile, sentSeq: 0, shown: {}, parts: {}, drawAt: 0, rank: -1, phase: "unknown", moverMs: Infinity, low: false, flagged: false, fault: false, stale: false, visible: true };
     boards.set(board, entry);
     tiles.set(tile, entry);
     $("tiles").append(tile);
@@ -278,6 +279,7 @@ function measure(entry, now) {
   entry.low = mover !== null && entry.moverMs < trouble && (current === "running" || current === "paused");
   entry.phase = current;
   entry.stale = !!stale && stale.why !== "syncing";
+  entry.fault = (state.display !== null && !state.display.showing) || state.store !== null;
   entry.flagged = state.left.flagged || state.right.flagged || (state.result !== null && state.result.reason === "time");
   // Next drawn when a figure's text changes, or each second while stale (its "last seen").
   entry.drawAt = now + (stale ? 1000 : Math.max(next, 20));
@@ -326,6 +328,8 @@ function drawTile(entry, now) {
   if (current === "paused") flags.push("paused");
   if (current === "finished") flags.push(resultText(state.result));
   if (state.dropped) flags.push(state.dropped + " dropped");
+  const health = faults(state);
+  if (health) flags.push(health);
   if (state.outbox) flags.push(plural(state.outbox, "result", "results") + " not yet recorded");
   if (stale && stale.why === "syncing" && current === "running") flags.push("syncing");
   put(entry, ".flags", flags.join(" · "));
@@ -333,8 +337,20 @@ function drawTile(entry, now) {
   tile.dataset.phase = current;
   tile.classList.toggle("trouble", entry.low);
   tile.classList.toggle("flagged", entry.flagged);
+  tile.classList.toggle("fault", entry.fault);
   tile.classList.toggle("offline", entry.stale);
   tile.classList.toggle("running", current === "running" && !stale);
+}
+
+// What is wrong with the clock itself: its display dark (the players see no time: the arbiter
+// is needed at the board), or lost and back, its store refusing writes.
+function faults(state) {
+  const said = [];
+  const display = state.display;
+  if (display && !display.showing) said.push("display dark");
+  else if (display && display.lost) said.push("display lost " + plural(display.lost, "time", "times") + ", back");
+  if (state.store) said.push("storage: " + state.store);
+  return said.join(" · ");
 }
 
 function resultText(result) {
@@ -356,6 +372,7 @@ function shownNow(entry) {
   if (filter === "finished") return entry.phase === "finished";
   if (filter === "offline") return entry.stale;
   if (filter === "bad") return !!entry.bad;
+  if (filter === "fault") return entry.fault;
   return true;
 }
 
@@ -370,6 +387,7 @@ function reorder() {
   const byTrouble = $("sort").value === "trouble";
   entries.sort((a, b) => {
     if (byTrouble) {
+      if (a.fault !== b.fault) return a.fault ? -1 : 1; // a dark display first: go there
       const rank = RANK[a.phase] - RANK[b.phase];
       if (rank) return rank;
       if (a.moverMs !== b.moverMs) return a.moverMs - b.moverMs;

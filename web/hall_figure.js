@@ -174,7 +174,20 @@ export function checkState(raw) {
     outbox: raw.outbox === undefined ? 0 : whole(raw.outbox, "outbox", 0, 1000),
     game: raw.game === undefined ? null : whole(raw.game, "game", 0, 2 ** 53),
     event: raw.event === undefined ? "hello" : text(raw.event, "event", 20),
+    display: null,
+    store: maybeText(raw.store, "store", 200),
   };
+  if (raw.display !== null && raw.display !== undefined) {
+    // The panel's health as its driver counts it (app/clock_app.py display_health); null: a
+    // display that cannot fail.
+    const display = object(raw.display, "display");
+    state.display = {
+      showing: flag(display.showing, "display.showing"),
+      lost: whole(display.lost, "display.lost", 0, MAX_COUNT * 1000),
+      recovered: whole(display.recovered, "display.recovered", 0, MAX_COUNT * 1000),
+      failed_writes: whole(display.failed_writes, "display.failed_writes", 0, 2 ** 53),
+    };
+  }
   if (state.left.player === state.right.player) fail("left and right are the same player");
   if (raw.then !== null && raw.then !== undefined) {
     const then = object(raw.then, "then");

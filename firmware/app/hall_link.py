@@ -3,12 +3,14 @@
 # arbiter's commands and the recorder's acknowledgements in.
 #
 # Topics, under clock/<hall>/<board>/ (docs/hall.md): `state` (retained: the STATE object with
-# the hall's fields, at every event the serial stream carries and at every change of the rule
-# its figures run by), `event` (the event and the record's entries since the last one sent),
-# `alive` (retained: a heartbeat with the clock's ticks, and the broker's last will when the
-# clock goes), `answer` (one per command, and one for what is not a command), `game` (a finished
-# game from the outbox, app/hall_outbox.py, again every 30 s until the recorder acknowledges
-# it), `cmd` and `ack` (read: the arbiter's commands, the recorder's acknowledgements).
+# the hall's fields, at every event the serial stream carries, at every change of the rule its
+# figures run by, and within a heartbeat of a change in the display's health or the store's
+# problem: a panel gone dark, a store refusing writes), `event` (the event and the record's
+# entries since the last one sent), `alive` (retained: a heartbeat with the clock's ticks, and
+# the broker's last will when the clock goes), `answer` (one per command, and one for what is not
+# a command), `game` (a finished game from the outbox, app/hall_outbox.py, again every 30 s until
+# the recorder acknowledges it), `cmd` and `ack` (read: the arbiter's commands, the recorder's
+# acknowledgements).
 #
 # The session is persistent (clean_session off, the subscriptions at QoS 1): a command sent while
 # the clock is away waits on the broker, within the expiry the arbiter's page gives it, and comes
@@ -79,6 +81,7 @@ class Link:
         self._rule_at = -1  # when the figures' rule changes (the state's next_ms), or -1
         self._game_at = now  # when the outbox's next game goes (again)
         self._game_index = 0
+        self._health = None  # the display's health and the store's problem last published
         self._topics()
         self._previous = app.listener
         app.listener = self._on_event
@@ -309,6 +312,8 @@ class Link:
     def _beat(self, now):
         self._beat_at = ticks.add(now, HEARTBEAT_MS)
         self._publish(self._alive, b'{"online": true, "now": %d}' % now, True)
+        if self._health != _health(self.app):  # a display gone dark or back, a store refusing
+            self._dirty = True
 
     def _state_json(self, now):
         from app import commands
@@ -320,6 +325,7 @@ class Link:
         doc["event"] = EVENT_NAMES[self._last] if self._last >= 0 else "hello"
         doc["at"] = self._last_at
         doc["dropped"] = self.dropped
+        self._health = (doc["display"], doc["store"])
         due = doc["next_ms"]
         self._rule_at = -1 if due is None else ticks.add(now, due)
         return json.dumps(doc)
@@ -445,6 +451,10 @@ def _plies_before(record, index):
         elif kind == UNDO:
             plies -= 1
     return plies
+
+
+def _health(app):
+    return (app.display_health(), app.store_problem)
 
 
 def _why(error):

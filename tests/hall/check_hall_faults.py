@@ -2,8 +2,9 @@
 # The hall page on its bad day, in headless Chromium (tier 6) on a real Mosquitto: a clock account
 # publishing random and mutated messages, retained too, marks its own tile and no other tile stops
 # updating, before and after a reload; a board gone and the broker gone are stale (greyed, "last
-# seen", not counting) and come back live by themselves; a command's fate in the audit: carried
-# out once its board is back, expired when its validity ends first.
+# seen", not counting) and come back live by themselves; a display gone dark marks its tile and
+# sorts it first; a command's fate in the audit: carried out once its board is back, expired when
+# its validity ends first.
 import copy
 import json
 import random
@@ -116,6 +117,7 @@ def test_no_clock_account_can_stop_the_page(tmp_path):
             with runner.lock:
                 base = commands.state(clocks[0].app, clocks[0].hal.now)
             base.update(hall="club", board=4, event="press", at=base["stamp"], dropped=0)
+            base["display"] = {"showing": True, "lost": 2, "recovered": 2, "failed_writes": 5}
             fuzzer.publish("clock/club/4/state", json.dumps(base), retain=True)
             page.wait("window.hall.boards.has(4) && window.hall.boards.get(4).state !== null")
             rng = random.Random(4)
@@ -173,6 +175,19 @@ def test_what_is_gone_is_stale_and_a_command_has_a_fate(tmp_path):
                 ".contains('offline') && window.hall.boards.get(2).sync !== null",
                 15,
             )
+            # board 2's panel stops taking frames (its driver says so): within a heartbeat its
+            # tile says so, marked, and sorts first; back, and the tile says it was lost once
+            with runner.lock:
+                clocks[1].hal.display.health = lambda: (False, 1, 0, 2)
+            page.wait(tile(2, ".flags") + '.includes("display dark")', 10)
+            assert page.eval("(window.hall.reorder(), window.hall.order()[0])") == 2
+            assert page.eval(
+                "document.querySelector('#tiles .tile[data-board=\"2\"]').classList"
+                ".contains('fault')"
+            )
+            with runner.lock:
+                clocks[1].hal.display.health = lambda: (True, 1, 1, 2)
+            page.wait(tile(2, ".flags") + '.includes("display lost 1 time, back")', 10)
             # board 2 goes (its Wi-Fi, without a word): the broker sends its last will, offline
             with runner.lock:
                 link = clocks[1].app.hall.link

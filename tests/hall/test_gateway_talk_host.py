@@ -2,7 +2,7 @@
 # The gateway's conversation with a clock, line by line, on a port that records what it is sent: a
 # framed answer that lost a byte is asked again (then the conversation starts over), an answer that
 # never comes starts it over, a port lost twice is let go once, the commands a clock did not get
-# are answered as such.
+# are answered as such, a display gone dark reaches the page with the next heartbeat.
 import binascii
 import json
 
@@ -112,3 +112,21 @@ def test_a_port_lost_twice_is_let_go_once_and_its_commands_are_answered():
         (4, False, "not carried out: the clock went before it got it"),
         (5, False, "not carried out: the clock went before it got it"),
     ]
+
+
+def test_a_display_gone_dark_is_published_at_the_next_heartbeat_and_only_a_change():
+    clock, link, _said = talking()
+    showing = {"showing": True, "lost": 0, "recovered": 0, "failed_writes": 0}
+    first = {"stamp": 5, "state": "running", "outbox": 0, "store": None, "display": showing}
+    clock.line("OK " + json.dumps(first), 0.1)
+    clock.line(framed({"plies": [], "clock": {"log": []}}), 0.2)  # GAME SUM
+    states = lambda: [doc for topic, doc in link.published if topic == "state"]  # noqa: E731
+    assert [doc["display"] for doc in states()] == [showing]
+    dark = dict(showing, showing=False, lost=1, failed_writes=1)
+    for beat, display in ((1, showing), (2, dark), (3, dark)):  # heartbeats' STATE answers
+        clock.ask("STATE", clock._state, 5.0 * beat)
+        clock.line("OK " + json.dumps(dict(first, stamp=5000 * beat, display=display)), 5.0 * beat)
+    assert [doc["display"] for doc in states()] == [showing, dark]  # only the change went
+    clock.ask("STATE", clock._state, 20.0)
+    clock.line("OK " + json.dumps(dict(first, display=dark, store="the store is full")), 20.0)
+    assert states()[-1]["store"] == "the store is full" and len(states()) == 3

@@ -235,6 +235,50 @@ def test_a_broker_down_never_stops_the_clock_and_the_link_catches_up():
     assert log_of(broker) == game_log(clock)  # the record again, from its first entry
 
 
+def test_a_display_gone_dark_and_a_store_refusing_reach_the_hall_within_a_heartbeat():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    health = [True, 0, 0, 0]  # as an OLED driver counts: showing, lost, recovered, failed
+    clock.hal.display.health = lambda: tuple(health)
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    assert state(broker)["display"] == {
+        "showing": True,
+        "lost": 0,
+        "recovered": 0,
+        "failed_writes": 0,
+    }
+    assert state(broker)["store"] is None
+    health[:] = [False, 1, 0, 1]  # the panel stops taking frames: no event says so
+    settle(clock, 8100)  # the heartbeat at 8 s
+    now = state(broker)
+    assert now["display"]["showing"] is False and now["display"]["lost"] == 1
+    assert now["plies"] == 0 and now["left"]["running"]  # the game goes on, as it was
+    sent = len(broker.on(TOPIC + "state"))
+    settle(clock, 13100)  # a heartbeat with nothing changed: no state again
+    assert len(broker.on(TOPIC + "state")) == sent
+    health[:] = [True, 1, 1, 1]
+    clock.fs.refuse_after = 0  # the store refuses the running game's next save (every 10 s)
+    refused = until(clock, lambda: clock.app.store_problem is not None, 12000)
+    settle(clock, refused + 5000)
+    now = state(broker)
+    assert now["display"] == {"showing": True, "lost": 1, "recovered": 1, "failed_writes": 1}
+    assert now["store"] == clock.app.store_problem  # the clock's own words for it
+    clock.fs.refuse_after = None
+    taken = until(clock, lambda: clock.app.store_problem is None, 12000)
+    settle(clock, taken + 5000)
+    assert state(broker)["store"] is None and state(broker)["left"]["running"]
+
+
+def until(clock, condition, longest):
+    """The clock run 100 ms at a time till `condition()` holds (within `longest` ms): when."""
+    end = clock.hal.now + longest
+    while not condition():
+        assert clock.hal.now < end, "not within %d ms" % longest
+        clock.run_until(clock.hal.now + 100)
+    return clock.hal.now
+
+
 def test_settings_over_serial():
     from serial_fakes import SerialClock
 
