@@ -16,6 +16,8 @@ const STALE_MS = 12000; // two heartbeats and a margin
 const MAX_COMMAND = 512; // bytes: what a clock takes (firmware/app/hall.py)
 const ANSWER_GRACE_MS = 3000; // after a command's validity, for its answer to arrive
 const TAKEN_OVER = 142; // MQTT 5: another connection of this account took its place
+const BAD_PASSWORD = 134; // MQTT 5's CONNACK: bad user name or password
+const NOT_AUTHORISED = 135;
 
 const $ = (id) => document.getElementById(id);
 const boards = new Map(); // board number -> entry (see boardEntry)
@@ -98,7 +100,12 @@ function connect() {
   mine.on("error", (error) => {
     if (client !== mine) return;
     stats.said.push(error.message);
-    status("broker: " + error.message);
+    if (error.code === BAD_PASSWORD || error.code === NOT_AUTHORISED) {
+      // MQTT.js tries no more after a refused CONNECT: said once, plainly.
+      status("the broker refused " + user + ": wrong user or password (connect again)");
+    } else {
+      status("broker: " + error.message);
+    }
   });
   mine.on("message", received);
 }

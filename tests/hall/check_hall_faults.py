@@ -230,6 +230,14 @@ def test_what_is_gone_is_stale_and_a_command_has_a_fate(tmp_path):
             # the browser's own line for each try while the broker was gone, and nothing else
             said = [e for e in page.errors() if "ERR_CONNECTION_REFUSED" not in e]
             assert said == [], said
+            # a wrong password: said plainly
+            wrong = served.url(brokered).replace(brokered.passwords["arbiter"], "wrong")
+            page.goto("about:blank")
+            page.goto(wrong)
+            refused = "document.getElementById('status').textContent"
+            assert page.wait(refused + ".includes('wrong user or password') && " + refused) == (
+                "the broker refused arbiter: wrong user or password (connect again)"
+            )
         finally:
             page.close()
             served.close()
