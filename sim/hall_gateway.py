@@ -523,6 +523,9 @@ class UsbClock:
             self.send_entries(event)
         if event.get("event") == "over":
             self.games_at = min(self.games_at, now + 0.5)
+            result = event.get("result")
+            reason = result.get("reason") if isinstance(result, dict) else None
+            self.note("a game over (%s), kept on the clock till the recorder has it" % reason)
 
     def publish_state(self, state, event):
         if self.link is None:

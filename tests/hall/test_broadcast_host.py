@@ -103,7 +103,7 @@ def test_every_game_a_pgn_of_its_own_whose_clock_times_are_the_record(tmp_path, 
         out = tmp_path / "broadcast"
         recorder = Recorder(brokered, out)
         try:
-            wait_for(lambda: recorder.broadcast.client.is_connected(), 10)
+            wait_for(lambda: recorder.broadcast.client.is_connected(), 20)
             start = clocks[0].hal.now
             for number, clock in enumerate(clocks):
                 stamp = start + 500
@@ -158,7 +158,7 @@ def test_every_game_a_pgn_of_its_own_whose_clock_times_are_the_record(tmp_path, 
             wait_for(lambda: pgn_times(second) == want(first, 1), 30, step=lambda: step(first, 10))
             assert pgn_times(out / "round-1" / "board-1-1.pgn") == finished  # never overwritten
             round_pgn = out / "round-1" / "round.pgn"
-            wait_for(lambda: round_pgn.read_text().count("[Board ") == 3, 10)
+            wait_for(lambda: round_pgn.read_text().count("[Board ") == 3, 20)
         finally:
             recorder.close()
             watcher.close()
@@ -172,7 +172,7 @@ def test_a_finished_game_is_taken_once_a_newer_version_replaces_it(tmp_path, mon
         arbiter = Watcher(brokered)
         recorder = Recorder(brokered, out)
         try:
-            wait_for(lambda: recorder.broadcast.client.is_connected(), 10)
+            wait_for(lambda: recorder.broadcast.client.is_connected(), 20)
             clock.press(b.RIGHT, clock.hal.now + 100)
             clock.press(b.LEFT, clock.hal.now + 1500)
             clock.run_until(clock.hal.now + 65000)  # the second player's flag
@@ -186,15 +186,15 @@ def test_a_finished_game_is_taken_once_a_newer_version_replaces_it(tmp_path, mon
             # the same game again (the clock missed the ack): acknowledged again, taken once
             sender = Watcher(brokered, "clock-3", topic=None)
             sender.publish("clock/club/3/game", json.dumps(message))
-            wait_for(lambda: len(acks()) == 2, 10)
+            wait_for(lambda: len(acks()) == 2, 20)
             assert recorder.broadcast.taken == 1 and len(results(out)) == 1
             # an amended result, version 2: replaces the first; version 1 again changes nothing
             amended = dict(message, version=2, result={"reason": "arbiter"})
             amended["record"] = " ".join(message["record"].split()[:-1] + ["11,30000,3"])
             sender.publish("clock/club/3/game", json.dumps(amended))
-            wait_for(lambda: {"game": tag, "version": 2} in acks(), 10)
+            wait_for(lambda: {"game": tag, "version": 2} in acks(), 20)
             sender.publish("clock/club/3/game", json.dumps(message))
-            wait_for(lambda: len(acks()) == 4, 10)
+            wait_for(lambda: len(acks()) == 4, 20)
             done = results(out)
             assert [(g["game"], g["version"], g["result"]) for g in done] == [
                 (tag, 2, {"reason": "arbiter"})
@@ -216,13 +216,13 @@ def test_a_game_that_ends_while_the_recorder_is_away_is_taken_when_it_is_back(
         out = tmp_path / "broadcast"
         clock = on_broker(brokered, 4, preset="Bullet 1+0")
         recorder = Recorder(brokered, out)
-        wait_for(lambda: recorder.broadcast.client.is_connected(), 10)
+        wait_for(lambda: recorder.broadcast.client.is_connected(), 20)
         recorder.close()  # away: its session (and the games for it) wait on the broker
         clock.press(b.RIGHT, clock.hal.now + 100)
         clock.press(b.LEFT, clock.hal.now + 1500)
         clock.run_until(clock.hal.now + 65000)
         tag = clock.app.record.tag
-        wait_for(lambda: clock.app.hall.link.sent > 3, 10, step=lambda: step(clock, 10))
+        wait_for(lambda: clock.app.hall.link.sent > 3, 20, step=lambda: step(clock, 10))
         assert len(clock.app.hall.outbox) == 1
         recorder = Recorder(brokered, out)
         try:

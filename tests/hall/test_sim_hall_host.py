@@ -68,7 +68,7 @@ def test_one_command_starts_a_hall_the_page_and_a_read_only_account():
         client.on_message = lambda c, u, m: states.__setitem__(m.topic, m.payload)
         client.connect("127.0.0.1", int(said.group(1)))
         client.loop_start()
-        wait_for(lambda: len(states) == 3, 10)
+        wait_for(lambda: len(states) == 3, 20)
         assert sorted(states) == ["clock/club/%d/state" % n for n in (1, 2, 3)]
         client.loop_stop()
         client.disconnect()

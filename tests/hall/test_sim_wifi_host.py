@@ -144,7 +144,7 @@ def test_a_served_wifi_clock_joins_the_broker_it_is_told(tmp_path):
                 wait_for(lambda: json.loads(link.command("HALL")[1][3:])["link"]["online"], 15)
                 hall = json.loads(link.command("HALL")[1][3:])
                 assert hall["net"]["state"] == "up" and hall["wifi"] == "hall-net", hall
-                state = wait_for(lambda: watcher.last("clock/club/5/state"), 10)
+                state = wait_for(lambda: watcher.last("clock/club/5/state"), 20)
                 assert state["board"] == 5 and state["hall"] == "club"
             finally:
                 link.close()
