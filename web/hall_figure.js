@@ -94,7 +94,7 @@ function object(value, where) {
 }
 
 function whole(value, where, low, high) {
-  if (!Number.isSafeInteger(value) || value < low || value > high) fail(where + ": expected a whole number from " + low + " to " + high);
+  if (!Number.isSafeInteger(value) || value < low || value > high) fail(`${where}: expected a whole number from ${low} to ${high}`);
   return value;
 }
 
