@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The hall's serial commands: SET BOARD, SET HALL, SET BROKER, SET WIFI, HALL, HALL CMD and OUTBOX.
+# They come seldom (a SET once, the gateway's OUTBOX every 30 s): each unloads this module when
+# done, so that its functions and tables hold no heap between them (about 0.5 KB on the board).
 import json
 
 from app import hall as halls
@@ -16,6 +18,39 @@ _USAGE = {
 
 def setting(send, app, what, text):
     """SET BOARD/HALL/BROKER/WIFI: stored in hall.txt, answered OK or ERR."""
+    try:
+        _setting(send, app, what, text)
+    finally:
+        _forget()
+
+
+def hall(channel, app, text, now):
+    """HALL: the settings and the link as JSON; HALL CMD <json>: obey a command."""
+    try:
+        _hall(channel, app, text, now)
+    finally:
+        _forget()
+
+
+def outbox(channel, app, words):
+    """OUTBOX: the finished games kept for the hall, as JSON; OUTBOX GET <id>: one's message,
+    with its CRC-32 after it (as GAME SUM); OUTBOX ACK <id> <version>: the recorder has it."""
+    try:
+        _outbox(channel, app, words)
+    finally:
+        _forget()
+
+
+def _forget():
+    import sys
+
+    sys.modules.pop(__name__, None)
+    package = sys.modules.get(__name__.rpartition(".")[0])
+    if package is not None and hasattr(package, "hall_commands"):
+        delattr(package, "hall_commands")
+
+
+def _setting(send, app, what, text):
     words = text.split(None, 2)
     rest = words[2].strip() if len(words) == 3 else ""
     changes = _changes(what, rest)
@@ -68,8 +103,7 @@ def _changes(what, rest):
     return {"ssid": ssid, "wifi": password.strip()}
 
 
-def hall(channel, app, text, now):
-    """HALL: the settings and the link as JSON; HALL CMD <json>: obey a command."""
+def _hall(channel, app, text, now):
     send = channel.send
     words = text.split(None, 2)
     hall = halls.of(app)
@@ -106,9 +140,7 @@ def hall(channel, app, text, now):
     send("OK " + json.dumps(answer))
 
 
-def outbox(channel, app, words):
-    """OUTBOX: the finished games kept for the hall, as JSON; OUTBOX GET <id>: one's message,
-    with its CRC-32 after it (as GAME SUM); OUTBOX ACK <id> <version>: the recorder has it."""
+def _outbox(channel, app, words):
     send = channel.send
     hall = halls.of(app)
     outbox = hall.outbox
