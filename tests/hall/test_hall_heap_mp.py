@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: a clock on a broker allocates nothing in a pass with nothing to
-# send, and a press noted for the broker allocates nothing.
+# send, and a press noted for the broker allocates nothing; the hall's serial commands leave
+# nothing of theirs on the heap.
 import micropython
 
 from fakes.fake_mqtt import FakeBroker, FakeTransport
@@ -130,3 +131,22 @@ def test_games_waiting_in_the_outbox_and_a_delay_cost_nothing_between_their_mess
     assert elapsed > 60000, elapsed
     # heartbeats (5 s), the delay's end (once), the game again (30 s): nothing else
     assert len(sending) <= elapsed // 5000 + 1 + 1 + elapsed // 30000 + 1, (len(sending), elapsed)
+
+
+def test_the_hall_serial_commands_leave_nothing_on_the_heap():
+    import gc
+    import sys
+
+    from serial_fakes import SerialClock
+
+    clock = SerialClock()
+    assert clock.ask("SET BOARD 12") == ["OK board 12"]
+    assert "app.hall_commands" not in sys.modules  # unloaded once it answered
+    used = []
+    for _ in range(3):
+        for _ in range(40):
+            assert clock.ask("OUTBOX") == ["OK []"]
+        gc.collect()
+        used.append(gc.mem_alloc())
+    assert used[2] <= used[0], used
+    assert "app.hall_commands" not in sys.modules
