@@ -43,7 +43,8 @@ test: $(READY)
 bench: $(READY)
 	$(BIN)/python bench/run.py
 
-# 500 simulated clocks on one broker, the arbiter's page in headless Chromium (docs/hall.md).
+# 500 simulated clocks on one broker, the arbiter's page in headless Chromium (docs/hall.md);
+# ARGS="--clocks 2000" for the scale run, ARGS="--faults" for the run through outages.
 bench-hall: $(READY)
 	bash tests/hall/setup.sh
 	bash tests/web/setup.sh

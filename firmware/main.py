@@ -82,6 +82,10 @@ def main():
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
     app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
+    if hal.storage.read("hall.txt") is not None:  # set up for a hall: its games kept for it
+        from app import hall
+
+        hall.boot(app)
     if getattr(board, "WIFI", False):
         wifi(app, select, hal.ticks_ms())  # long-lived as the app: built above the floor too
     global _floor

@@ -2,13 +2,16 @@
 # `python -m sim hall`: a simulated hall on its own Mosquitto with the arbiter's page; `hall
 # gateway` (clocks on USB onto a broker) and `hall broadcast` (one PGN per board) (docs/hall.md).
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from app.hall import check_hall_name
+from sim.hall_account import broker_arguments
 
 EXIT_INPUT = 2
 
@@ -27,30 +30,59 @@ def hall_command(args):
 
 
 def simulate(args):
+    # Each clock's firmware unloads its notation modules after a parse (the board's RAM is
+    # small): with no bytecode written (PYTHONDONTWRITEBYTECODE) each import would compile them.
+    sys.dont_write_bytecode = False
     from sim import web
     from sim.broker import Broker, BrokerError
-    from sim.hall_sim import SimHall
+    from sim.hall_sim import USB_BOARD, SimHall
 
+    folder = None
     try:
         check_hall_name(args.hall)
         if not 1 <= args.clocks <= 2000:
             raise ValueError("--clocks: 1 to 2000")
+        wifi = args.clocks if args.board == "picow_oled" else args.wifi
+        usb_board = USB_BOARD if args.board in (None, "picow_oled") else args.board
+        from sim import boards
+
+        if getattr(boards.load(usb_board), "WIFI", False):  # ValueError: no such board
+            raise ValueError(
+                "--board %s: a Wi-Fi board; --wifi N puts clocks on Wi-Fi" % usb_board
+            )
+        if not 0 <= wifi <= args.clocks:
+            raise ValueError("--wifi: 0 to the number of clocks")
+        if wifi:
+            from sim.hall_wifi import client_class
+
+            client_class()  # NoUmqtt, said at once, when umqtt.simple is not here
         folder = tempfile.mkdtemp(prefix="clock-broker-")
         broker = Broker(folder, args.hall, range(1, args.clocks + 1), args.host)
         broker.start()
-    except (ValueError, BrokerError, OSError) as error:
+    except (ValueError, BrokerError, OSError, RuntimeError) as error:
         print("error: %s" % error, file=sys.stderr)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         return EXIT_INPUT
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     httpd = None
     hall = None
+    recorder = None
     try:
         httpd = web.server(args.host, args.web_port)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
         page = "http://%s:%d/hall.html" % (host, httpd.server_address[1])
         ws = "ws://%s:%d" % (broker.host, broker.ws_port)
-        hall = SimHall(broker, args.clocks, args.hall, args.virtual, not args.arbiter_starts)
+        hall = SimHall(
+            broker,
+            args.clocks,
+            args.hall,
+            args.virtual,
+            not args.arbiter_starts,
+            wifi=wifi,
+            board_name=usb_board,
+        )
         print(
             "the hall's page (arbiter): %s#broker=%s&hall=%s&user=arbiter&password=%s&by=arbiter"
             % (page, ws, args.hall, broker.passwords["arbiter"])
@@ -63,10 +95,30 @@ def simulate(args):
             "broker: mqtt://%s:%d (WebSockets %s), read-only user viewer, password %s"
             % (broker.host, broker.port, ws, broker.passwords["viewer"])
         )
-        print("accounts and ACL: %s (passwd, acl, mosquitto.conf)" % folder)
+        print("accounts and ACL: %s (accounts.txt, passwd, acl, mosquitto.conf)" % folder)
+        if args.out:
+            recorder = subprocess.Popen(
+                [sys.executable, "-m", "sim", "hall", "broadcast", "--hall", args.hall]
+                + ["--broker", "%s:%d" % (broker.host, broker.port), "--out", args.out],
+                env=dict(os.environ, HALL_PASSWORD=broker.passwords["broadcast"]),
+            )
+        if recorder is not None:
+            print("the recorder: %s (round-1/: a PGN per game, results.json)" % args.out)
+        else:
+            print(
+                "finished games wait on their clocks until a recorder takes them: --out DIR, or"
+                " python -m sim hall broadcast --user broadcast (password %s)"
+                % broker.passwords["broadcast"]
+            )
         print(
-            "%d clocks in hall %s%s; Ctrl-C stops"
-            % (args.clocks, args.hall, ", virtual time" if args.virtual else "")
+            "%d clock%s in hall %s%s%s; Ctrl-C stops"
+            % (
+                args.clocks,
+                "" if args.clocks == 1 else "s",
+                args.hall,
+                " (%d on Wi-Fi)" % wifi if wifi else "",
+                ", virtual time" if args.virtual else "",
+            )
         )
         sys.stdout.flush()
         hall.run(args.seconds)
@@ -78,43 +130,14 @@ def simulate(args):
     finally:
         if hall is not None:
             hall.close()
+        if recorder is not None:
+            recorder.terminate()
+            recorder.wait(10)
         if httpd is not None:
             httpd.shutdown()
             httpd.server_close()
-        broker.stop()
+        broker.remove()  # its run folder too: accounts and passwords are for this run only
     return 0
-
-
-def broker_arguments(parser, user):
-    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
-    parser.add_argument(
-        "--hall", default="hall", help="the hall's name (the topics' second level)"
-    )
-    parser.add_argument("--user", default=user, help="the broker account (default %s)" % user)
-    parser.add_argument(
-        "--password-file",
-        metavar="FILE",
-        help="a file holding the account's password (else $HALL_PASSWORD)",
-    )
-
-
-def broker_address(args):
-    """(host, port, user, password) of the broker arguments; ValueError saying what is wrong."""
-    check_hall_name(args.hall)
-    host, _, port = args.broker.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError("--broker: HOST:PORT, e.g. 192.168.1.10:1883")
-    if args.password_file:
-        try:
-            with open(args.password_file) as handle:
-                password = handle.read().strip()
-        except OSError as error:
-            raise ValueError("--password-file %s: %s" % (args.password_file, error.strerror))
-    else:
-        password = os.environ.get("HALL_PASSWORD", "")
-    if not password:
-        raise ValueError("the broker needs a password: --password-file FILE or $HALL_PASSWORD")
-    return host, int(port), args.user, password
 
 
 def add_command(commands):
@@ -130,6 +153,22 @@ def add_command(commands):
     hall.add_argument("--host", default="127.0.0.1", help="the address the broker and page use")
     hall.add_argument("--web-port", type=int, default=8000, help="the page's port (0: any)")
     hall.add_argument("--seconds", type=float, help="stop after this long")
+    hall.add_argument(
+        "--wifi",
+        type=int,
+        default=0,
+        metavar="N",
+        help="boards 1 to N are Wi-Fi clocks (picow_oled): the firmware's own network and MQTT"
+        " code through umqtt.simple, on a simulated Wi-Fi",
+    )
+    hall.add_argument(
+        "--board",
+        help="the USB clocks' board (default pico_tm1637: the simulator draws its 9-byte frame"
+        " fastest); picow_oled: every clock on Wi-Fi",
+    )
+    hall.add_argument(
+        "--out", metavar="DIR", help="run the recorder too (hall broadcast): the games go here"
+    )
     hall.set_defaults(run=hall_command)
     actions = hall.add_subparsers(dest="hall_action")
     gateway = actions.add_parser(
@@ -147,11 +186,20 @@ def add_command(commands):
     gateway.add_argument(
         "--scan", action="store_true", help="also every /dev/ttyACM* that appears (a USB hub)"
     )
+    gateway.add_argument(
+        "--accounts",
+        metavar="FILE",
+        help="the boards' accounts, clock-N:password lines (the gateway publishes each board as"
+        " its own account)",
+    )
     gateway.add_argument("--timeout", type=float, default=5.0, help="seconds to wait per answer")
     broadcast = actions.add_parser(
         "broadcast", help="keep one PGN per board with %%clk and %%emt, from the broker"
     )
     broker_arguments(broadcast, "broadcast")
-    broadcast.add_argument("--out", required=True, metavar="DIR", help="board-N.pgn go here")
+    broadcast.add_argument(
+        "--out", required=True, metavar="DIR", help="round-R/board-B-N.pgn and results go here"
+    )
+    broadcast.add_argument("--round", type=int, default=1, help="the round's number (default 1)")
     broadcast.add_argument("--moves", metavar="DIR", help="board-N.pgn with the moves, merged")
     broadcast.add_argument("--seconds", type=float, help="stop after this long")

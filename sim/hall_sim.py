@@ -4,7 +4,11 @@
 #
 # One thread runs every clock: each clock's HAL notes when its next pass is due (wait() returns
 # at once), and the scheduler runs the pass then, or at once when a player presses a lever or a
-# command comes from the broker (paho's thread wakes it).
+# command comes from the broker (its socket is in the scheduler's selector). A USB clock's link
+# goes through paho (sim/mqtt_transport.py), a Wi-Fi clock's (picow_oled, `wifi`) through the
+# firmware's own network and MQTT code on a simulated radio (sim/hall_wifi.py), which the hall
+# can take down and bring back (drop_wifi, restore_wifi). A clock's power can be cut (power_cut):
+# it starts again from its flash, as the board does, and its player resumes the game.
 import heapq
 import math
 import os
@@ -33,6 +37,10 @@ CONTROLS = (
     ("Go 30m 5x30s byoyomi", 1),
 )
 HOLD_MS = 80
+# The USB clocks' board: a 7-segment one, whose frame is 9 bytes (an OLED's is 1 KB, drawn by
+# the CPython framebuf stand-in: most of a simulated hall's time at startup). The hall is the
+# same whatever the display.
+USB_BOARD = "pico_tm1637"
 NEXT_GAME_MS = 20000  # after a result, a new game this long after (the demo's hall goes on)
 
 
@@ -80,20 +88,47 @@ class Player:
 
 
 class SimClock:
-    def __init__(self, board, folder, time_source, hall_name, transport, preset, seed):
+    """A clock of the hall on its own flash folder: `transport` for a USB clock's link, or
+    `wifi` (the hall's Air, the broker's address and the account) for a Wi-Fi clock's."""
+
+    def __init__(
+        self,
+        board,
+        folder,
+        time_source,
+        hall_name,
+        transport,
+        preset,
+        seed,
+        wifi=None,
+        pace=1.0,
+        board_name=USB_BOARD,
+    ):
         self.board = board
+        self.folder = folder
         self.hal = SharedHal(folder_storage(folder), time_source)
-        self.app = boards.build_app(self.hal, boards.load(boards.DEFAULT))
-        self.app.choose_preset(self.app.presets.index_of(preset))
+        self.app = boards.build_app(self.hal, boards.load("picow_oled" if wifi else board_name))
+        if preset is not None:
+            self.app.choose_preset(self.app.presets.index_of(preset))
         hall = halls.of(self.app)
-        hall.set(hall=hall_name, board=board)
-        self.transport = transport
-        hall.link = Link(hall, transport, self.hal.ticks_ms())
+        if hall.name != hall_name or hall.board != board:
+            hall.set(hall=hall_name, board=board)
+        if wifi is None:
+            self.transport = transport
+            hall.link = Link(hall, transport, self.hal.ticks_ms())
+        else:
+            from sim import hall_wifi
+
+            hall_wifi.start(self.app, *wifi)
+            self.transport = hall.link.transport
+        self.wifi = wifi
         self.runner = Runner(self.hal, self.app)
-        self.player = Player(random.Random(seed))
+        self.player = Player(random.Random(seed), pace=pace)
         self.budget = self._budget()
         self.seen = None  # (state, plies) the players last acted on
         self.due = None  # the stamp of the pass the scheduler holds for it
+        self.cut = False  # it started again after a power cut: its player resumes the game
+        self.sock = None  # a Wi-Fi clock's socket, in the scheduler's selector while online
 
     def _budget(self):
         from clock.game import View
@@ -102,13 +137,47 @@ class SimClock:
         return max(60000, game.view(0, 0, View()).time_ms)
 
 
+class Waker:
+    """A Wi-Fi clock's socket in the scheduler's selector: readable, the clock gets a pass."""
+
+    def __init__(self, hall, index):
+        self.hall = hall
+        self.index = index
+
+    def pump(self):
+        self.hall.wakeups.put(self.index)
+
+
 class SimHall:
-    def __init__(self, broker, count, hall_name="club", virtual=False, auto_start=True, seed=1):
+    def __init__(
+        self,
+        broker,
+        count,
+        hall_name="club",
+        virtual=False,
+        auto_start=True,
+        seed=1,
+        wifi=0,
+        pace=1.0,
+        controls=None,
+        board_name=USB_BOARD,
+    ):
+        """`wifi` clocks (boards 1 to `wifi`) are picow_oled on the hall's simulated Wi-Fi; the
+        others reach the broker as USB clocks do. `pace` scales the players' think times;
+        `controls`, the presets the boards play in turn (CONTROLS' mix by default)."""
+        self.pace = pace
+        self.board_name = board_name
         import tempfile
 
-        from sim.mqtt_transport import PahoTransport
+        from sim.hall_air import Air
 
+        if wifi and virtual:
+            raise ValueError("the Wi-Fi clocks speak to the broker in real time: not --virtual")
+        self.broker = broker
+        self.hall_name = hall_name
         self.time = HallTime(virtual)
+        self.air = Air(self.time.ticks_ms)
+        self.wifi = wifi
         self.selector = selectors.DefaultSelector()  # every clock's broker socket
         self.folder = tempfile.mkdtemp(prefix="clock-hall-")
         self.wakeups = queue.SimpleQueue()
@@ -117,33 +186,106 @@ class SimHall:
         self.clocks = []
         self.heap = []  # (stamp, order, kind, clock index)
         self.order = 0
-        controls = [name for name, share in CONTROLS for _ in range(share)]
+        self.seed = seed
+        if controls is None:
+            controls = [name for name, share in CONTROLS for _ in range(share)]
         for index in range(count):
-            board = index + 1
-            user = "clock-%d" % board
-            transport = PahoTransport(
-                broker.host,
-                broker.port,
-                user,
-                broker.passwords[user],
-                "sim-%s" % user,
-                selector=self.selector,
-            )
-            transport.notify = lambda index=index: self.wakeups.put(index)
-            clock = SimClock(
-                board,
-                os.path.join(self.folder, str(board)),
-                self.time,
-                hall_name,
-                transport,
-                controls[index % len(controls)],
-                seed * 100003 + board,
-            )
+            clock = self._clock(index, controls[index % len(controls)])
             self.clocks.append(clock)
             clock.due = self.time.ticks_ms()
             self._at(clock.due, "pass", index)
         self.presses = 0
         self.on_press = None  # on_press(board, plies once pressed): told at each player's press
+        self.finished = {}  # (board, game id) -> (plies, record entries, result): games ended
+        self.playing = True  # False: the players press nothing more (the clocks run on)
+
+    def _clock(self, index, preset):
+        """Board index + 1 on its flash folder (a preset chosen, or None: as its flash has it)."""
+        from sim.mqtt_transport import PahoTransport
+
+        board = index + 1
+        user = "clock-%d" % board
+        password = self.broker.passwords[user]
+        transport = wifi = None
+        if board <= self.wifi:
+            wifi = (self.air, self.broker.host, self.broker.port, user, password)
+        else:
+            transport = PahoTransport(
+                self.broker.host, self.broker.port, user, password, user, selector=self.selector
+            )
+            transport.notify = lambda: self.wakeups.put(index)
+        return SimClock(
+            board,
+            os.path.join(self.folder, str(board)),
+            self.time,
+            self.hall_name,
+            transport,
+            preset,
+            self.seed * 100003 + board,
+            wifi,
+            self.pace,
+            self.board_name,
+        )
+
+    # --- faults ----------------------------------------------------------------------------
+
+    def drop_wifi(self):
+        """The hall's access point goes: every Wi-Fi clock loses its network."""
+        self.air.drop()
+
+    def restore_wifi(self):
+        self.air.restore()
+
+    def power_cut(self, board):
+        """Board `board` loses its power mid-whatever: its connection ends without a word (the
+        broker sends its last will), and it starts again from its flash."""
+        index = board - 1
+        old = self.clocks[index]
+        self._forget_socket(old)
+        link = old.app.hall.link
+        if old.wifi is not None:  # a Wi-Fi clock: its socket just closes
+            sock = old.transport.sock
+            if sock is not None:
+                try:
+                    sock.close()
+                except OSError:
+                    pass
+        elif old.transport.client is not None:
+            raw = old.transport.client.socket()
+            if raw is not None:
+                try:
+                    raw.close()  # no DISCONNECT: the broker publishes the last will
+                except OSError:
+                    pass
+            old.transport._drop()
+        link.online = False
+        clock = self._clock(index, None)
+        clock.cut = True
+        self.clocks[index] = clock
+        clock.due = self.time.ticks_ms()
+        self._at(clock.due, "pass", index)
+
+    def _forget_socket(self, clock):
+        if clock.sock is not None:
+            try:
+                self.selector.unregister(clock.sock)
+            except (KeyError, ValueError, OSError):
+                pass
+            clock.sock = None
+
+    def _watch_socket(self, clock, index):
+        """A Wi-Fi clock's socket in the selector while its link is online."""
+        link = clock.app.hall.link
+        sock = clock.transport.sock if link.online else None
+        if sock is clock.sock:
+            return
+        self._forget_socket(clock)
+        if sock is not None:
+            try:
+                self.selector.register(sock, selectors.EVENT_READ, Waker(self, index))
+                clock.sock = sock
+            except (ValueError, OSError):
+                pass
 
     # --- the scheduler -------------------------------------------------------------------
 
@@ -162,7 +304,8 @@ class SimHall:
             if time.monotonic() >= misc_at:
                 misc_at = time.monotonic() + 1.0
                 for clock in self.clocks:
-                    clock.transport.misc()
+                    if clock.wifi is None:
+                        clock.transport.misc()
             if self.heap:
                 due = self.heap[0][0]
                 wait = (due - clock_time.ticks_ms()) / 1000
@@ -190,8 +333,10 @@ class SimHall:
             elif kind == "press":
                 self._press(clock, index)
             elif kind == "release":
-                lever = clock.pending_release
-                clock.hal.edges.push(lever, False, clock_time.ticks_ms())
+                lever = getattr(clock, "pending_release", None)
+                if lever is not None:  # (a clock that started again since has none)
+                    clock.pending_release = None
+                    clock.hal.edges.push(lever, False, clock_time.ticks_ms())
                 self._pass(index)
             elif kind == "new":
                 if clock.app.game.state() == OVER and not clock.app.overlays:
@@ -200,10 +345,18 @@ class SimHall:
             elif kind == "start":
                 if clock.app.game.state() == READY and not clock.app.overlays:
                     self._lever(clock, index, buttons.RIGHT)
+            elif kind == "resume":
+                if clock.cut and clock.app.game.state() == PAUSED:
+                    if not clock.app.overlays:
+                        clock.cut = False
+                    clock.seen = None
+                    self._lever(clock, index, buttons.PLAY)
 
     def _pass(self, index):
         clock = self.clocks[index]
         clock.runner.step()
+        if clock.wifi is not None:
+            self._watch_socket(clock, index)
         self._players(clock, index)
         wake = clock.hal.wake
         if clock.hal.edges.pending():
@@ -219,6 +372,8 @@ class SimHall:
         self._pass(index)
 
     def _press(self, clock, index):
+        if not self.playing:
+            return
         game = clock.app.game
         if game.state() != RUNNING or clock.app.overlays:
             return
@@ -246,14 +401,23 @@ class SimHall:
             think = clock.player.think_ms(view.time_ms, clock.budget)
             self._at(now + think, "press", index)
         elif state == OVER:
-            self._at(now + NEXT_GAME_MS, "new", index)
+            from clock import report
+
+            record = app.record
+            if record.owner is game:
+                key = (clock.board, record.tag)
+                self.finished[key] = (game.plies(), record.length, report.result(game))
+            self._at(now + NEXT_GAME_MS * self.pace, "new", index)
         elif state == READY and self.auto_start:
             self._at(now + self.rng.randint(1000, 8000), "start", index)
+        elif state == PAUSED and clock.cut:  # after a power cut: resumed (its offer, then PLAY)
+            self._at(now + 1500, "resume", index)
         elif state == PAUSED:
             pass  # the arbiter's: the players wait
 
     def close(self):
         for clock in self.clocks:
+            self._forget_socket(clock)
             try:
                 clock.transport.disconnect()
             except Exception:

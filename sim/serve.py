@@ -22,6 +22,13 @@ def build(board_name, preset, storage_dir, key_lines):
     app = boards.build_app(hal, board)
     if preset is not None:
         choose(app, preset)
+    from app import hall
+
+    hall.boot(app)  # a clock that keeps a board number keeps its finished games for the hall
+    if getattr(board, "WIFI", False):  # a Pico W: its own Wi-Fi and broker code, as main.py
+        from sim import hall_wifi
+
+        hall_wifi.serve(app)
     runner = Runner(hal, app)
     runner.channel.repl = False  # no REPL to go to
     return hal, app, runner, port

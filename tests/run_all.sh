@@ -69,7 +69,9 @@ if bash tests/web/setup.sh; then
   rm -rf build/web-test
   node tests/web/browser.mjs build/web-test || failed+=("browser")
   "$BIN/pytest" -p no:cacheprovider tests/web/check_web.py || failed+=("browser checks")
-  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py || failed+=("hall page")
+  "$BIN/pytest" -p no:cacheprovider tests/hall/check_hall_page.py tests/hall/check_hall_faults.py || failed+=("hall page")
+  # make bench-hall, short: a few clocks a few seconds, so a change that breaks it breaks a test
+  "$BIN/python" bench/hall.py --clocks 8 --seconds 4 --pace 0.2 || failed+=("bench-hall (short)")
 else
   failed+=("browser tier set-up")
 fi

@@ -758,7 +758,8 @@ def _sooner(wait, candidate):
 def _until_shown_change(view):
     """Milliseconds until any figure of `view` that is moving shows a different text."""
     wait = -1
-    if view.running or view.counting_up:
+    if (view.running or view.counting_up) and not (view.running and view.delay_ms > 0):
+        # (while a delay runs the time waits for it: its end is the game's next event)
         wait = display.until_change(view.time_ms, view.counting_up)
     if view.running:
         if view.delay_ms > 0:

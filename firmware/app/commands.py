@@ -19,7 +19,7 @@ HELP = (
     "PRESET USE <n>              choose preset n for the next game (no game in progress)",
     "NEW                         a new game on the chosen preset (clears a finished game)",
     "STATE                       the clock as JSON",
-    "GAME                        the game's record as JSON (a PCN game record)",
+    "GAME [SUM]                  the game's record as JSON (a PCN game record); SUM: its CRC-32",
     "SET MUTE ON|OFF             sound off or on",
     "SET BOARD <n>               this clock's board number in the hall (1 to 9999; 0: none)",
     "SET HALL <name>             the hall's name (letters, digits, - and _)",
@@ -27,6 +27,7 @@ HELP = (
     "SET WIFI <ssid> [<password>]  the Wi-Fi network (a Wi-Fi clock)",
     "HALL                        board, hall, broker and link as JSON",
     "HALL CMD <json>             obey an arbiter's command (the hall gateway), answer as JSON",
+    "OUTBOX [GET <id>|ACK <id> <version>]  the finished games kept for the hall (the gateway)",
     "STREAM ON|OFF               an EV line of JSON at every press, pause, flag, start, end",
     "MEM                         the heap after a collection as JSON: used, free, largest block",
     "PING                        answers OK pong",
@@ -54,7 +55,7 @@ def run(channel, text, now):
         _new(send, app)
     elif verb == "STATE" and len(words) == 1:
         send("OK " + json.dumps(state(app, now)))
-    elif verb == "GAME" and len(words) == 1:
+    elif verb == "GAME" and (len(words) == 1 or len(words) == 2 and words[1].upper() == "SUM"):
         if app.record.owner is None:
             send("ERR no game has started yet")
         else:
@@ -62,6 +63,8 @@ def run(channel, text, now):
 
             # A long game's record takes seconds on the chip (25 ms a ply on stock MicroPython,
             # 6 ms frozen): each piece feeds the watchdog, or its 5 s would reset the clock.
+            # GAME SUM ends the line with the CRC-32 of the JSON as sent: a reader that lost a
+            # byte (a full buffer on the way) knows it and asks again.
             part = channel.write_part
             feed = app.hal.feed
 
@@ -70,12 +73,24 @@ def run(channel, text, now):
                 feed()
 
             part("OK ")
-            game_record.write(app, out)
-            send("")
+            summed = None
+            if len(words) == 2:
+                from app.hall_commands import Summed
+
+                summed = Summed(channel)
+            try:
+                game_record.write(app, out)
+            finally:
+                end = "" if summed is None else summed.end()
+            send(end)
     elif verb == "HALL":
         from app import hall_commands
 
         hall_commands.hall(channel, app, text, now)
+    elif verb == "OUTBOX":
+        from app import hall_commands
+
+        hall_commands.outbox(channel, app, words)
     elif (
         verb == "SET"
         and len(words) > 1
@@ -306,6 +321,7 @@ def side(game, player, now):
     fields["player"] = report.SIDES[player]
     fields["running"] = view.running
     fields["moves"] = view.moves
+    fields["delay_ms"] = view.delay_ms
     return fields
 
 
@@ -326,27 +342,68 @@ def state(app, now):
         "entries": app.record.length,
         "stamp": now,
         "store": app.store_problem,
+        "game": app.record.tag,
         "display": app.display_health(),
     }
+    hall = app.hall
+    if hall is not None:  # a clock in a hall: its board, its last command, its finished games
+        doc["board"] = hall.board
+        doc["seq"] = hall.seq
+        doc["outbox"] = len(hall.outbox)
     _rates(game, now, doc)
     return doc
 
 
+# The figures a follower runs between messages: the main one (`remaining_ms`, its `rate`) and
+# those beside it that can run (`rates`: the delay, an Arimaa reserve).
+_NOT_THEN = ("penalty_ms", "soft_timeout", "running", "moves")  # `then` has only the figures
+
+
 def _rates(game, now, doc):
-    """How each side's figure moves from `now` (`rate`: -1 down, 1 up, 0 still) and until when
-    that holds (`next_ms`: a flag, a stage, a period, the end of a delay; null: no end): a
-    follower runs the clock from these until the next state."""
+    """How each side's figures move from `now` (`rate`: -1 down, 1 up, 0 still; `rates` for the
+    delay and the reserve) and until when that holds (`next_ms`: a flag, a stage, a period, the
+    end of a delay; null: no end); `then`, each side's figures and rates from that instant on,
+    up to the change after it (`next_ms` of its own). So a follower runs the clock between
+    messages as the clock does, across the next change of rule too; the clock sends a state at
+    each such change anyway."""
     due = game.next_event(now) if game.state() == RUNNING else None
     doc["next_ms"] = None if due is None else ticks.diff(due, now)
-    step = 1000 if due is None else min(1000, ticks.diff(due, now))
+    _moving(game, now, due, doc)
+    then = None
+    if due is not None:
+        then = {}
+        for name in ("left", "right"):
+            fields = side(game, report.SIDES.index(doc[name]["player"]), due)
+            for key in _NOT_THEN:
+                del fields[key]
+            then[name] = fields
+        after = game.next_event(due)
+        then["next_ms"] = None if after is None else ticks.diff(after, due)
+        _moving(game, due, after, then)
+    doc["then"] = then
+
+
+def _moving(game, at, due, doc):
+    step = 1000 if due is None else min(1000, ticks.diff(due, at))
     for name in ("left", "right"):
         fields = doc[name]
         rate = 0
+        rates = {}
         if step > 0:
-            later = game.view(report.SIDES.index(fields["player"]), ticks.add(now, step), View())
-            moved = later.time_ms - fields["remaining_ms"]
-            rate = 1 if moved > 0 else -1 if moved < 0 else 0
+            player = report.SIDES.index(fields["player"])
+            later = game.view(player, ticks.add(at, step), View())
+            rate = _sign(later.time_ms - fields["remaining_ms"])
+            for key, value in (("delay_ms", later.delay_ms), ("reserve_ms", later.reserve_ms)):
+                if fields.get(key) is not None:
+                    moved = _sign(value - fields[key])
+                    if moved:
+                        rates[key] = moved
         fields["rate"] = rate
+        fields["rates"] = rates
+
+
+def _sign(value):
+    return 1 if value > 0 else -1 if value < 0 else 0
 
 
 def event_json(app, event, stamp, entries):

@@ -1,11 +1,18 @@
 # SPDX-License-Identifier: MIT
-# The clock in a hall: its board number and hall, and the arbiter's commands, applied only where
-# the clock's own buttons could do the same. The broker's side is app/hall_link.py.
+# The clock in a hall: its board number and hall, the arbiter's commands, applied only where the
+# clock's own buttons could do the same, and its finished games kept until the hall has them.
+# The broker's side is app/hall_link.py; the finished games, app/hall_outbox.py.
 #
 # A command is one JSON object (docs/hall.md): {"seq": 7, "do": "pause", "by": "Anna"}, with a
-# sequence number per board that only grows (a replay is refused) and the fields its `do` takes.
-# It comes from the broker (a Wi-Fi clock's link) or over USB (`HALL CMD {json}`, the hall
-# gateway), and gets one answer: {"seq", "do", "ok", "said", "board", "stamp"}.
+# sequence number per board that only grows, by at most SEQ_AHEAD at a time (a replay is
+# refused, and so is a number that would run ahead), and the fields its `do` takes. It comes
+# from the broker (a Wi-Fi clock's link) or over USB (`HALL CMD {json}`, the hall gateway), and
+# gets one answer: {"seq", "do", "ok", "said", "board", "stamp"}; what is not a command gets an
+# answer saying so ("ok": false, "error": true), with its seq when one could be read.
+#
+# The clock never writes flash for the hall while a clock runs: the last command's number is
+# kept in memory and stored at the next pass where no clock runs (a pause, a result, ready), as
+# are the recorder's acknowledgements; a finished game is stored as it ends.
 import json
 
 from micropython import const
@@ -24,6 +31,9 @@ MAX_START_MS = const(600000)  # a start is scheduled at most 10 min ahead
 MAX_ADJUST_MS = const(36000000)
 MAX_MOVES = const(999)
 MAX_BY = const(40)
+SEQ_AHEAD = const(1000)  # how far above the last number a command's may be
+MAX_SEQ = const(0x3FFFFFFF)  # a small int on the board; SET BOARD or SET HALL start it over
+_E_OVER = const(7)  # app.clock_app.E_OVER (a constant is not seen outside its module)
 _NOTES = const(4)  # the last log lines kept for `HALL`
 DOS = ("preset", "new", "start", "pause", "resume", "adjust", "moves", "end")
 _SIDES = ("left", "right")
@@ -34,7 +44,11 @@ _NUMBERS = ("board", "seq", "port")
 
 
 class CommandError(ValueError):
-    """A command that is not one: it is dropped, with this line in the log."""
+    """A command that is not one: nothing is obeyed, the log says why, and it is answered as an
+    error (`seq` and `do` when they could be read, else None)."""
+
+    seq = None
+    do = None
 
 
 def check_hall_name(text):
@@ -79,18 +93,29 @@ class HallSettings:
 
 
 def of(app):
-    """The app's Hall, made at the first need (a command, a setting, a link)."""
+    """The app's Hall, made at the first need (a command, a setting, a link, the boot)."""
     if app.hall is None:
         app.hall = Hall(app)
     return app.hall
 
 
+def boot(app):
+    """At start (main.py, the desktop's clocks): a clock that keeps a board number is in a
+    hall from its first pass, so every game it finishes is kept for the hall. (A clock with no
+    number is in one once something asks for its Hall: the gateway's HALL, which then gives the
+    number its --port says.)"""
+    if app.hall is None and HallSettings(app.hal.storage).get("board"):
+        of(app)
+
+
 class Hall:
-    """The board number, the hall, and the commands; `link` (app/hall_link.py) when the clock
-    itself is on a broker, and `net` (app/hall_net.py) when it reaches it over Wi-Fi. The main
-    loop calls wake_by, take and send at every pass."""
+    """The board number, the hall, the commands and the finished games; `link`
+    (app/hall_link.py) when the clock itself is on a broker, and `net` (app/hall_net.py) when
+    it reaches it over Wi-Fi. The main loop calls wake_by, take and send at every pass."""
 
     def __init__(self, app, settings=None):
+        from app.hall_outbox import Outbox
+
         self.app = app
         self.settings = settings if settings is not None else HallSettings(app.hal.storage)
         self.link = None
@@ -100,6 +125,14 @@ class Hall:
         self._start_at = -1  # the stamp of a scheduled start, or -1
         self._start_seq = 0
         self._start_lever = act.LEVER_RIGHT
+        self._seq = self.settings.get("seq")  # the last command's number; stored when it can be
+        self._ended = False  # a game ended: kept in the outbox at the end of the pass
+        self._chores = False  # a game to keep, acknowledgements or a number to store
+        self.outbox = Outbox(app.hal.storage)
+        self._previous = app.listener
+        app.listener = self._on_event
+        if self._unkept():
+            self._ended = self._chores = True  # ended before it was kept (a cut in between)
 
     # --- settings ------------------------------------------------------------------------
 
@@ -113,12 +146,20 @@ class Hall:
 
     @property
     def seq(self):
-        return self.settings.get("seq")
+        return self._seq
 
     def set(self, **changes):
         """Store settings (OSError: nothing changes); a link moves to the new topics or broker,
-        a Wi-Fi clock joins the new network."""
+        a Wi-Fi clock joins the new network. A new hall or board starts the numbers over."""
+        if changes.get("hall", self.name) != self.name or changes.get("board", self.board) != (
+            self.board
+        ):
+            changes["seq"] = 0
         self.settings.store(**changes)
+        if "seq" in changes:
+            self._seq = changes["seq"]
+        if "board" in changes and self._unkept():
+            self._ended = self._chores = True  # the result on the clock: kept for the hall now
         if self.net is not None and "ssid" in changes:
             self.net.rejoin(self.app.hal.ticks_ms())
         elif self.link is not None:
@@ -127,6 +168,15 @@ class Hall:
                     self.link.moved()
                     break
 
+    def _unkept(self):
+        """Whether a finished game is on the clock that the outbox has not kept."""
+        app = self.app
+        return (
+            app.game.state() == OVER
+            and app.record.owner is app.game
+            and not self.outbox.holds(app.record.tag)
+        )
+
     def log(self, text):
         notes = self.notes
         notes.append(text)
@@ -134,6 +184,14 @@ class Hall:
             del notes[0]
         if self.say is not None:
             self.say(text)
+
+    def _on_event(self, event, stamp):
+        """The app's listener (allocates nothing): a game that ends is kept after the pass."""
+        previous = self._previous
+        if previous is not None:
+            previous(event, stamp)
+        if event == _E_OVER:
+            self._ended = self._chores = True
 
     # --- the main loop's calls -----------------------------------------------------------
 
@@ -164,8 +222,10 @@ class Hall:
         return changed
 
     def send(self, now):
-        """After the frame and the save: a step of the network's, then what the link has to
-        send, a message at most."""
+        """After the frame and the save: what waits to be stored (where no clock runs), a step
+        of the network's, then what the link has to send, a message at most."""
+        if self._chores and self.app.game.state() != RUNNING:
+            self._store(now)
         net = self.net
         if net is not None:
             net.step(now)
@@ -173,22 +233,80 @@ class Hall:
         if link is not None:
             link.send(now)
 
+    def _store(self, now):
+        """A finished game into the outbox, acknowledgements and the last command's number to
+        flash; what the store refuses is tried again at a later pass."""
+        from app.hall_outbox import message
+
+        outbox = self.outbox
+        again = False
+        if self._ended:
+            self._ended = False
+            app = self.app
+            record = app.record
+            if (
+                record.owner is app.game
+                and app.game.state() == OVER
+                and not outbox.holds(record.tag)
+            ):
+                try:
+                    dropped = outbox.add(record.tag, 1, message(app, self.board, self.name))
+                except OSError as error:
+                    self._ended = again = True
+                    self.log("outbox: not stored (%s); again later" % error)
+                else:
+                    if dropped is not None:
+                        self.log("outbox: full, the oldest game (%d) dropped" % dropped)
+                    if self.link is not None:
+                        self.link.game_kept(now)
+        if outbox.owes():
+            try:
+                outbox.store()
+            except OSError:
+                again = True
+        if self._seq != self.settings.get("seq"):
+            try:
+                self.settings.store(seq=self._seq)
+            except OSError:
+                again = True
+        self._chores = again
+
+    def acknowledged(self, tag, version):
+        """The recorder has this game (the link's `ack`, the gateway's OUTBOX ACK): it leaves
+        the outbox, and flash at the next pass where no clock runs."""
+        if self.outbox.ack(tag, version):
+            self._chores = True
+            return True
+        return False
+
     # --- commands ------------------------------------------------------------------------
 
     def command(self, data, now):
         """Obey one command (bytes or str); its answer as a dict. CommandError for what is not
-        a command (too long, not JSON, a field missing or of the wrong kind), which is dropped:
-        nothing is obeyed and the clock is not touched."""
+        a command (too long, not JSON, a field missing or of the wrong kind): nothing is obeyed
+        and the clock is not touched."""
         seq, do, fields = parse(data)
-        last = self.seq
+        last = self._seq
         if seq <= last:
             return self._answer(
                 seq, do, False, "replayed: seq %d, the clock is at %d" % (seq, last)
             )
-        try:
-            self.settings.store(seq=seq)
-        except OSError:
-            return self._answer(seq, do, False, "not saved: the store refused the seq")
+        if seq > last + SEQ_AHEAD or seq > MAX_SEQ:
+            return self._answer(
+                seq,
+                do,
+                False,
+                "seq %d is too far ahead: the clock is at %d, the next is %d"
+                % (seq, last, last + 1),
+            )
+        if self.app.game.state() != RUNNING:
+            try:
+                self.settings.store(seq=seq)  # before it acts: a restart refuses it again
+            except OSError:
+                return self._answer(seq, do, False, "not saved: the store refused the seq")
+        else:
+            self._chores = True  # stored at the next pass where no clock runs
+        self._seq = seq
         try:
             ok, said = self._apply(seq, do, fields, now)
         except (ValueError, PresetError) as error:  # the game's own refusal (ClockError...)
@@ -196,8 +314,14 @@ class Hall:
         return self._answer(seq, do, ok, said, fields.get("by"))
 
     def refuse(self, why):
-        """A message that is not a command: logged, never answered by number."""
+        """A message that is not a command: logged (and answered as an error by the link)."""
         self.log("dropped a command: %s" % why)
+
+    def error_answer(self, error):
+        """The answer to what is not a command (a CommandError)."""
+        answer = self._answer(error.seq, error.do, False, "not a command: %s" % error)
+        answer["error"] = True
+        return answer
 
     def _answer(self, seq, do, ok, said, by=None):
         answer = {"seq": seq, "do": do, "ok": ok, "said": said, "board": self.board}
@@ -327,7 +451,8 @@ def _preset(app, fields):
 
 
 def parse(data):
-    """(seq, do, fields) of a command; CommandError saying what is wrong with it."""
+    """(seq, do, fields) of a command; CommandError saying what is wrong with it (its `seq` and
+    `do` set when they were read)."""
     if len(data) > MAX_COMMAND:
         raise CommandError("%d bytes, over %d" % (len(data), MAX_COMMAND))
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -343,8 +468,18 @@ def parse(data):
         raise CommandError("not a JSON object")
     seq = fields.get("seq")
     do = fields.get("do")
-    if not _whole(seq) or seq < 1:
-        raise CommandError("seq: expected a whole number from 1")
+    if not _whole(seq) or not 1 <= seq <= MAX_SEQ:
+        raise CommandError("seq: expected a whole number from 1 to %d" % MAX_SEQ)
+    try:
+        _check(fields, do)
+    except CommandError as error:
+        error.seq = seq
+        error.do = do if isinstance(do, str) and do in DOS else None
+        raise
+    return seq, do, fields
+
+
+def _check(fields, do):
     if do not in DOS:
         raise CommandError("do: expected one of %s" % ", ".join(DOS))
     by = fields.get("by")
@@ -369,7 +504,6 @@ def parse(data):
                 raise CommandError("ms: a correction of 0 ms changes nothing")
         else:
             _number(fields, "moves", 0, MAX_MOVES, True)
-    return seq, do, fields
 
 
 def _whole(value):

@@ -13,6 +13,16 @@
 # is an IPv4 address (SET BROKER): a name would need a DNS lookup, which blocks for seconds.
 # No TLS: its handshake computes for seconds on the RP2040.
 #
+# The session is persistent when the link asks (clean_session off): the broker keeps the
+# subscriptions and the commands that come while the clock is away, and sends those right after
+# its CONNACK, whose "session present" then says not to subscribe again. Publishing is QoS 0
+# (umqtt.simple waits for a QoS 1 PUBACK): what must arrive, a finished game, is sent again
+# until the recorder acknowledges it. Alive: a PINGREQ (umqtt.simple's ping()) when nothing was
+# heard for _PING_MS, checked at each publish (the link's heartbeat, every 5 s), and a broker
+# silent for _SILENCE_MS (no PINGRESP, nothing) is a dead connection, dropped and made again,
+# as micropython-async's mqtt_as does: a Wi-Fi gone without a word leaves a socket that only
+# notices much later.
+#
 # `client` is umqtt.simple's MQTTClient class, `socket` and `select` those modules (injected:
 # the unix port's in the tests), `ticks_ms` the clock's.
 from micropython import const
@@ -21,7 +31,9 @@ import ticks
 
 _TIMEOUT_S = 0.25  # a blocking read or write of an open connection
 _CONNECT_MS = const(5000)  # the TCP connect, then the CONNACK, each
-_KEEPALIVE_S = const(30)  # the link's heartbeat (5 s) keeps it alive
+_KEEPALIVE_S = const(30)  # the broker drops the clock after 1.5 times this of silence
+_PING_MS = const(10000)  # nothing heard this long: a PINGREQ
+_SILENCE_MS = const(25000)  # nothing heard this long: the connection is dead
 _EINPROGRESS = const(115)
 _REFUSALS = {
     1: "protocol version",
@@ -67,9 +79,13 @@ class Transport:
         self._poller = None
         self._ipoll = None
         self._answer = b""
-        self._suback = 0  # bytes of a SUBACK still to read; 0: none awaited
+        self._suback = 0  # bytes of SUBACKs still to read; 0: none awaited
         self._will = None
         self._callback = None
+        self._clean = True
+        self.session = False  # the broker kept the clock's session (CONNACK)
+        self._bounded = None
+        self._pinged_at = 0
 
     # --- umqtt.simple's calls, as the link makes them --------------------------------------
 
@@ -85,6 +101,7 @@ class Transport:
         step = self._step
         now = self._ticks_ms()
         if step == _CLOSED:
+            self._clean = clean_session
             self._open(now)
         elif step == _CONNECTING:
             events = self._events()
@@ -107,22 +124,37 @@ class Transport:
         raise OSError(_EINPROGRESS)
 
     def subscribe(self, topic, qos=0):
-        """SUBSCRIBE sent; its SUBACK is read by the check_msg() that finds it."""
+        """SUBSCRIBE sent, unless the broker kept the session (and its subscriptions); its
+        SUBACK is read by the check_msg() that finds it."""
+        if self.session:
+            return
         client = self.client
         client.pid += 1
         packet = bytearray(b"\x82") + _length(2 + 2 + len(topic) + 1)
-        packet += client.pid.to_bytes(2, "big") + _string(topic) + b"\x00"
+        packet += client.pid.to_bytes(2, "big") + _string(topic) + bytes((qos,))
         self.sock.write(packet)
-        self._suback = 5
+        self._suback += 5
 
     def publish(self, topic, msg, retain=False, qos=0):
+        """QoS 0 whatever `qos` says (see above); a PINGREQ first when the broker has said
+        nothing for a while, and BrokerError when it has said nothing for too long."""
+        now = self._ticks_ms()
+        bounded = self._bounded
+        silent = ticks.diff(now, bounded.heard_at)
+        if silent >= _SILENCE_MS:
+            raise BrokerError("the broker said nothing for %d s" % (silent // 1000))
+        if silent >= _PING_MS and ticks.diff(now, self._pinged_at) >= _PING_MS:
+            self._pinged_at = now
+            self.client.ping()
         self.client.publish(topic, msg, retain)
 
     def waiting(self):
-        """Whether bytes wait on the socket (a poll that allocates nothing)."""
-        if self._ipoll is None:
-            return False
-        for _ in self._ipoll(0):
+        """Whether bytes wait on the socket (a poll that allocates nothing on MicroPython)."""
+        ipoll = self._ipoll
+        if ipoll is None:
+            poller = self._poller  # CPython (the simulated hall): poll() allocates
+            return poller is not None and self._step == _OPEN and bool(poller.poll(0))
+        for _ in ipoll(0):
             return True
         return False
 
@@ -138,6 +170,9 @@ class Transport:
         self._step = _CLOSED
         self._ipoll = None
         self._poller = None
+        self._suback = 0
+        self._answer = b""
+        self.session = False
         sock = self.sock
         self.sock = None
         if sock is None:
@@ -200,7 +235,7 @@ class Transport:
 
     def _connect_packet(self):
         client = self.client
-        flags = 0x02  # a clean session: nothing kept for the clock while it is away
+        flags = 0x02 if self._clean else 0x00  # clean: nothing kept for the clock while away
         body = bytearray(b"\x00\x04MQTT\x04\x00") + _KEEPALIVE_S.to_bytes(2, "big")
         body += _string(client.client_id)
         if self._will is not None:
@@ -230,10 +265,15 @@ class Transport:
             self._fail("not an MQTT broker")
         if answer[3]:
             self._fail("refused: %s" % _REFUSALS.get(answer[3], answer[3]))
+        self.session = not self._clean and answer[2] & 1 == 1
         sock = self.sock
         sock.setblocking(True)
         sock.settimeout(_TIMEOUT_S)
-        self.client.sock = _Bounded(sock)
+        # umqtt.simple's connect() would set its `sock`; the connection made here in steps, this
+        # sets it, a socket whose waits are bounded and which notes when the broker spoke.
+        self._bounded = _Bounded(sock, self._ticks_ms)
+        self._pinged_at = self._ticks_ms()
+        self.client.sock = self._bounded
         self._poller.modify(sock, self._select.POLLIN)
         self._step = _OPEN
 
@@ -248,24 +288,33 @@ class Transport:
             raise BrokerError("closed")
         if not got:
             return
+        self._bounded.heard_at = self._ticks_ms()
         self._answer += got
         self._suback -= len(got)
-        if self._suback:
-            return
         answer = self._answer
-        self._answer = b""
-        if answer[0] != 0x90 or answer[4] == 0x80:
-            raise BrokerError("subscription refused")
+        while len(answer) >= 5:  # a SUBACK: 0x90, 3, the packet id, the granted QoS
+            if answer[0] != 0x90 or answer[4] == 0x80:
+                raise BrokerError("subscription refused")
+            answer = answer[5:]
+        self._answer = answer
 
 
 class _Bounded:
-    """The socket umqtt.simple reads and writes: blocking means waiting _TIMEOUT_S at most."""
+    """The socket umqtt.simple reads and writes: blocking means waiting _TIMEOUT_S at most;
+    `heard_at`, when a byte last came from the broker."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, ticks_ms):
         self.sock = sock
-        self.read = sock.read
         self.write = sock.write
         self.close = sock.close
+        self._ticks_ms = ticks_ms
+        self.heard_at = ticks_ms()
+
+    def read(self, count):
+        data = self.sock.read(count)
+        if data:
+            self.heard_at = self._ticks_ms()
+        return data
 
     def setblocking(self, flag):
         if flag:

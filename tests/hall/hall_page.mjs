@@ -20,8 +20,8 @@ try {
   // message (a heartbeat, 5 s at most) says what its ticks are now.
   await page.waitForFunction(() => [...window.hall.boards.values()].every((b) => b.phase !== "running" || b.sync), null, { timeout: 15000 });
   seen.synced = await page.evaluate(() => performance.now());
-  await page.waitForTimeout(2300); // a reorder
-  const order = () => page.evaluate(() => window.hall.order()); // the tiles shown, in their places
+  // the tiles shown, in their places (sorted now, as the page does every 2 s)
+  const order = () => page.evaluate(() => (window.hall.reorder(), window.hall.order()));
   seen.order = await order();
   seen.tiles = await page.evaluate(() =>
     Object.fromEntries([...document.querySelectorAll("#tiles .tile")].map((t) => [
@@ -50,7 +50,6 @@ try {
   seen.filters = {};
   for (const filter of ["flagged", "paused", "finished", "trouble"]) {
     await page.selectOption("#filter", filter);
-    await page.waitForTimeout(250);
     seen.filters[filter] = await order();
   }
   await page.selectOption("#filter", "all");
@@ -59,7 +58,8 @@ try {
   await page.click(tile5 + ' button[data-do="pause"]');
   seen.question = await page.textContent("#confirm-text");
   await page.click("#confirm-no");
-  await page.waitForTimeout(300);
+  // the dialog closed: a yes would have put its row in the audit by then
+  await page.waitForFunction(() => !document.getElementById("confirm").open, null, { timeout: 5000 });
   seen.auditAfterNo = await page.evaluate(() => window.hall.audit.length);
   await page.click(tile5 + ' button[data-do="pause"]');
   await page.click("#confirm-yes");

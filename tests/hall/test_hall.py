@@ -119,38 +119,89 @@ def test_a_replayed_command_is_refused_and_the_number_survives_a_restart():
     assert (again.get("seq"), again.get("board"), again.get("hall")) == (5, 12, "club")
 
 
-def test_what_is_not_a_command_is_dropped_with_a_log_line_and_touches_nothing():
+def test_what_is_not_a_command_is_answered_as_an_error_and_touches_nothing():
     broker = FakeBroker()
     clock = hall_clock(FakeTransport(broker))
     clock.press(b.RIGHT, 2000)
     settle(clock, 3000)
     before = clock.app.game.snapshot(3000)
     bad = [
-        b"\xff\xfe",
-        b"not json",
-        b"[1, 2]",
-        b'{"do": "pause"}',
-        b'{"seq": 0, "do": "pause"}',
-        b'{"seq": true, "do": "pause"}',
-        b'{"seq": 9, "do": "explode"}',
-        b'{"seq": 9, "do": "adjust", "side": "up", "ms": 1000}',
-        b'{"seq": 9, "do": "adjust", "side": "left", "ms": 1e9}',
-        b'{"seq": 9, "do": "start", "in_ms": -5}',
-        b'{"seq": 9, "do": "pause", "by": "' + b"x" * 60 + b'"}',
-        b'{"seq": 9, "do": "pause", "pad": "' + b"x" * 600 + b'"}',
-        b"[" * 200 + b"]" * 200,
+        (b"\xff\xfe", None, "not UTF-8"),
+        (b"not json", None, "not JSON"),
+        (b"[1, 2]", None, "not a JSON object"),
+        (b'{"do": "pause"}', None, "seq: expected a whole number from 1 to 1073741823"),
+        (b'{"seq": 0, "do": "pause"}', None, "seq: expected"),
+        (b'{"seq": true, "do": "pause"}', None, "seq: expected"),
+        (b'{"seq": 1000000000000000000000000000000, "do": "pause"}', None, "seq: expected"),
+        (b'{"seq": 9, "do": "explode"}', 9, "do: expected one of preset, new"),
+        (b'{"seq": 9, "do": "adjust", "side": "up", "ms": 1000}', 9, "side: expected"),
+        (b'{"seq": 9, "do": "adjust", "side": "left", "ms": 1e9}', 9, "ms: expected"),
+        (b'{"seq": 9, "do": "start", "in_ms": -5}', 9, "in_ms: expected"),
+        (b'{"seq": 9, "do": "pause", "by": "' + b"x" * 60 + b'"}', 9, "by: expected"),
+        (b'{"seq": 9, "do": "pause", "pad": "' + b"x" * 600 + b'"}', None, "636 bytes, over 512"),
+        (b"[" * 200 + b"]" * 200, None, ("not JSON", "not a JSON object")),  # deep: either
     ]
-    for payload in bad:
+    for payload, _seq, _said in bad:
         broker.deliver(TOPIC + "cmd", payload)
     settle(clock, 4000)
-    assert broker.on(TOPIC + "answer") == []
+    answers = [json.loads(p) for p in broker.on(TOPIC + "answer")]
+    assert len(answers) == len(bad), answers
+    for answer, (_payload, seq, said) in zip(answers, bad):
+        assert answer["ok"] is False and answer["error"] is True and answer["board"] == 12
+        assert answer["seq"] == seq, (answer, seq)
+        saids = said if isinstance(said, tuple) else (said,)
+        assert [s for s in saids if answer["said"].startswith("not a command: " + s)], answer
     link = clock.app.hall.link
     assert link.refused == len(bad)
-    assert clock.app.hall.notes[-1] == "dropped a command: 612 bytes, over 512" or (
-        clock.app.hall.notes[-1].startswith("dropped a command: ")
-    )
+    assert clock.app.hall.notes[-1].startswith("dropped a command: ")
     assert clock.app.game.snapshot(3000) == before and clock.app.game.state() == 1
     assert clock.app.hall.seq == 0
+
+
+def test_a_number_that_would_run_ahead_is_refused_and_the_next_one_taken():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    settle(clock)
+    said = command(broker, clock, seq=1001, do="new")
+    assert not said["ok"], said
+    assert said["said"] == "seq 1001 is too far ahead: the clock is at 0, the next is 1"
+    assert clock.app.hall.seq == 0
+    assert command(broker, clock, seq=1000, do="new")["ok"]  # within 1000 of the last
+    assert command(broker, clock, seq=1001, do="new")["ok"]
+    assert halls.HallSettings(clock.storage).get("seq") == 1001
+
+
+def hall_writes(clock):
+    """Every write to hall.txt or the outbox, with whether a clock was running then."""
+    writes = []
+    fs = clock.fs
+    opened = fs.open
+
+    def open_(path, mode="r"):
+        if "w" in mode and (path.startswith("/hall.txt") or path.startswith("/outbox")):
+            writes.append((path, clock.app.game.state() == 1))
+        return opened(path, mode)
+
+    fs.open = open_
+    clock.storage._open = open_
+    return writes
+
+
+def test_no_write_for_the_hall_while_a_clock_runs():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    writes = hall_writes(clock)
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    # refused while running (a correction needs a pause): the number is kept, not stored
+    assert not command(broker, clock, seq=1, do="adjust", side="left", ms=5000)["ok"]
+    assert clock.app.hall.seq == 1 and halls.HallSettings(clock.storage).get("seq") == 0
+    assert command(broker, clock, seq=2, do="pause")["ok"]  # the pause: stored at its pass
+    assert halls.HallSettings(clock.storage).get("seq") == 2
+    assert command(broker, clock, seq=3, do="end")["ok"]
+    settle(clock, clock.hal.now + 100)
+    assert len(clock.app.hall.outbox) == 1
+    assert writes and not [path for path, running in writes if running], writes
 
 
 def test_a_broker_down_never_stops_the_clock_and_the_link_catches_up():
@@ -177,11 +228,55 @@ def test_a_broker_down_never_stops_the_clock_and_the_link_catches_up():
     link = clock.app.hall.link
     assert not link.online and link.dropped == 40 - 16  # the ring keeps the newest 16
     broker.down = False
-    settle(clock, stamp + 70000)  # the next try comes within the longest wait, 60 s
+    settle(clock, stamp + 12000)  # the next try comes within the longest wait, 10 s
     assert link.online and transport.connects == 2
     now = state(broker)
     assert now["plies"] == 40 and now["dropped"] == 24
     assert log_of(broker) == game_log(clock)  # the record again, from its first entry
+
+
+def test_a_display_gone_dark_and_a_store_refusing_reach_the_hall_within_a_heartbeat():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    health = [True, 0, 0, 0]  # as an OLED driver counts: showing, lost, recovered, failed
+    clock.hal.display.health = lambda: tuple(health)
+    clock.press(b.RIGHT, 2000)
+    settle(clock, 3000)
+    assert state(broker)["display"] == {
+        "showing": True,
+        "lost": 0,
+        "recovered": 0,
+        "failed_writes": 0,
+    }
+    assert state(broker)["store"] is None
+    health[:] = [False, 1, 0, 1]  # the panel stops taking frames: no event says so
+    settle(clock, 8100)  # the heartbeat at 8 s
+    now = state(broker)
+    assert now["display"]["showing"] is False and now["display"]["lost"] == 1
+    assert now["plies"] == 0 and now["left"]["running"]  # the game goes on, as it was
+    sent = len(broker.on(TOPIC + "state"))
+    settle(clock, 13100)  # a heartbeat with nothing changed: no state again
+    assert len(broker.on(TOPIC + "state")) == sent
+    health[:] = [True, 1, 1, 1]
+    clock.fs.refuse_after = 0  # the store refuses the running game's next save (every 10 s)
+    refused = until(clock, lambda: clock.app.store_problem is not None, 12000)
+    settle(clock, refused + 5000)
+    now = state(broker)
+    assert now["display"] == {"showing": True, "lost": 1, "recovered": 1, "failed_writes": 1}
+    assert now["store"] == clock.app.store_problem  # the clock's own words for it
+    clock.fs.refuse_after = None
+    taken = until(clock, lambda: clock.app.store_problem is None, 12000)
+    settle(clock, taken + 5000)
+    assert state(broker)["store"] is None and state(broker)["left"]["running"]
+
+
+def until(clock, condition, longest):
+    """The clock run 100 ms at a time till `condition()` holds (within `longest` ms): when."""
+    end = clock.hal.now + longest
+    while not condition():
+        assert clock.hal.now < end, "not within %d ms" % longest
+        clock.run_until(clock.hal.now + 100)
+    return clock.hal.now
 
 
 def test_settings_over_serial():
@@ -219,3 +314,15 @@ def test_parse_refuses_what_is_not_a_command():
     error = raises(halls.CommandError, halls.parse, b"x" * 513)
     assert str(error) == "513 bytes, over 512"
     assert halls.parse('{"seq": 3, "do": "start"}')[:2] == (3, "start")
+
+
+def test_a_new_board_or_hall_starts_the_numbers_over_the_same_one_does_not():
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker))
+    settle(clock)
+    assert command(broker, clock, seq=7, do="new")["ok"]
+    hall = clock.app.hall
+    hall.set(board=12, hall="club")  # set up again as it was: the number stands
+    assert hall.seq == 7 and halls.HallSettings(clock.storage).get("seq") == 7
+    hall.set(board=13)  # another board: its commands are numbered from 1
+    assert hall.seq == 0 and halls.HallSettings(clock.storage).get("seq") == 0

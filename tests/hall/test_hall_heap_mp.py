@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Under the MicroPython unix port: a clock on a broker allocates nothing in a pass with nothing to
-# send, and a press noted for the broker allocates nothing.
+# send, and a press noted for the broker allocates nothing; the hall's serial commands leave
+# nothing of theirs on the heap.
 import micropython
 
 from fakes.fake_mqtt import FakeBroker, FakeTransport
@@ -105,3 +106,47 @@ def test_a_wifi_clock_on_its_broker_allocates_nothing_but_its_messages():
     elapsed = clock.hal.now - start
     assert elapsed > 60000 and clock.net.up, elapsed
     assert len(sending) <= elapsed // 5000 + 1, (len(sending), elapsed)
+
+
+def test_games_waiting_in_the_outbox_and_a_delay_cost_nothing_between_their_messages():
+    """A US delay game (a state at each delay's end) on a clock whose outbox holds a game the
+    recorder has not acknowledged (sent again every 30 s): the passes between those messages
+    allocate nothing, and each message is one the clock owes."""
+    broker = FakeBroker()
+    clock = hall_clock(FakeTransport(broker), preset="US delay G/5 d5")
+    app = clock.app
+    clock.press(b.RIGHT, 2000)  # a game, ended by the arbiter: it waits in the outbox
+    clock.press(b.LEFT, 4000)
+    clock.run_until(4100)
+    app.game.pause(4100)
+    app.end_by_arbiter(4100)
+    settle(clock, 4200)
+    assert len(app.hall.outbox) == 1
+    app.new_game(4300)
+    clock.press(b.RIGHT, 5000)
+    settle(clock, 5500)
+    start = clock.hal.now
+    sending = locked_passes(clock, 300)
+    elapsed = clock.hal.now - start
+    assert elapsed > 60000, elapsed
+    # heartbeats (5 s), the delay's end (once), the game again (30 s): nothing else
+    assert len(sending) <= elapsed // 5000 + 1 + 1 + elapsed // 30000 + 1, (len(sending), elapsed)
+
+
+def test_the_hall_serial_commands_leave_nothing_on_the_heap():
+    import gc
+    import sys
+
+    from serial_fakes import SerialClock
+
+    clock = SerialClock()
+    assert clock.ask("SET BOARD 12") == ["OK board 12"]
+    assert "app.hall_commands" not in sys.modules  # unloaded once it answered
+    used = []
+    for _ in range(3):
+        for _ in range(40):
+            assert clock.ask("OUTBOX") == ["OK []"]
+        gc.collect()
+        used.append(gc.mem_alloc())
+    assert used[2] <= used[0], used
+    assert "app.hall_commands" not in sys.modules

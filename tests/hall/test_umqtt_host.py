@@ -37,14 +37,24 @@ def test_the_link_on_the_unix_port_through_umqtt_simple(tmp_path):
             locked = json.loads(process.stdout.readline())
             assert locked["step"] == "locked" and locked["passes"] > 150, locked
             # The states arrive in order; a loaded machine may deliver the second ply's late.
-            state = wait_for(lambda: (arbiter.last(TOPIC + "state") or {}).get("plies") == 2)
-            state = arbiter.last(TOPIC + "state")
-            assert state["plies"] == 2 and state["left"]["remaining_ms"] == 298000
+            state = wait_for(lambda: arbiter.seen(TOPIC + "state", lambda s: s["plies"] == 2))
+            assert state["left"]["remaining_ms"] == 298000
             for junk in (b"{", b'{"seq": -1, "do": "pause"}', b"x" * 600):
                 arbiter.publish(TOPIC + "cmd", junk)
             arbiter.publish(TOPIC + "cmd", json.dumps({"seq": 1, "do": "pause"}))
-            answer = wait_for(lambda: arbiter.last(TOPIC + "answer"), seconds=20)
+            answer = wait_for(
+                lambda: arbiter.seen(TOPIC + "answer", lambda a: a["seq"] == 1), seconds=20
+            )
             assert answer["ok"] and answer["said"] == "paused"
+            errors = wait_for(  # each piece of junk answered as what it is
+                lambda: len(arbiter.on(TOPIC + "answer")) == 4
+                and [json.loads(p)["said"] for p in arbiter.on(TOPIC + "answer")][:3]
+            )
+            assert errors == [
+                "not a command: not JSON",
+                "not a command: seq: expected a whole number from 1 to 1073741823",
+                "not a command: 600 bytes, over 512",
+            ], errors
             last = json.loads(process.stdout.readline())
             assert last == {"step": "commanded", "state": "paused", "seq": 1, "refused": 3}, last
             assert process.wait(10) == 0

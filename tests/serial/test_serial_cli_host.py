@@ -180,7 +180,7 @@ def test_garbage_is_answered_with_errors_and_the_game_runs_on(clock, capsys):
     now = json.loads(lines[-1][3:])
     assert now["state"] == "running" and now["chosen"] == 1 and now["left"]["running"]
     status, out, err = run(capsys, "command", "--port", clock.path, "HELP")
-    assert status == 0 and out[-1] == "OK 20 commands"
+    assert status == 0 and out[-1] == "OK 21 commands"
     status, out, err = run(capsys, "command", "--port", clock.path, "REPL")
     assert status == 1 and err == ["ERR no REPL to go to here"]  # the simulator has none
 
