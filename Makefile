@@ -7,7 +7,7 @@ READY := $(VENV)/.installed
 
 ENGINE := web/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
 
-.PHONY: sim web hall test bench bench-hall bench-chip firmware format clean
+.PHONY: sim web hall test bench bench-hall bench-chip firmware format imports clean
 
 $(READY): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -65,8 +65,12 @@ bench-chip: $(READY) $(CHIP_JS)
 firmware:
 	./firmware.sh $(BOARDS)
 
+# The picture of who imports whom in docs/design.md, from the code (tests/test_layers_host.py).
+imports: $(READY)
+	$(BIN)/python tools/imports.py
+
 format: $(READY)
-	$(BIN)/black -q -l 99 firmware hal sim tests boards bench web conftest.py
+	$(BIN)/black -q -l 99 firmware hal sim tests boards bench web tools conftest.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis web/node_modules web/build bench/chip/node_modules

@@ -11,6 +11,7 @@ from notation import registry
 from notation.errors import PresetError
 from sim import annotate, boards, follow, serial_cli
 from sim import replay as replaying
+from sim.closed_output import reader_left
 
 DESCRIPTION = """\
 With no command: the interactive simulator, the board's own firmware in this terminal
@@ -65,14 +66,6 @@ def annotate_command(args):
     except BrokenPipeError:
         return reader_left()
     return 0
-
-
-def reader_left():
-    """`| head` has what it wanted: the rest of the output goes nowhere, with one line and
-    status 2 instead of a traceback."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    print("error: the output was closed before the end (by | head?)", file=sys.stderr)
-    return 2
 
 
 def load_record(path):

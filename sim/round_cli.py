@@ -8,6 +8,7 @@ import os
 import sys
 
 from sim import files, round_out, round_store, rounds, trf, trf_write
+from sim.closed_output import reader_left
 
 ABOUT = """\
 The arbiter's round (docs/round.md): `load` takes the tournament file (TRF) and the pairing
@@ -104,8 +105,6 @@ def run(function, args):
         print("error: %s" % error, file=sys.stderr)
         return 2
     except BrokenPipeError:
-        from sim.__main__ import reader_left
-
         return reader_left()
     return 0
 

@@ -51,7 +51,7 @@ done
 "$BIN/micropython" -X heapsize=190K tests/app/game_200.py build/mpy || failed+=("game_200 in 190K")
 
 echo "== tier 5: black --check -l 99 (make format fixes what it names)"
-if ! formatted=$("$BIN/black" --check -l 99 firmware hal sim tests boards bench web conftest.py 2>&1); then
+if ! formatted=$("$BIN/black" --check -l 99 firmware hal sim tests boards bench web tools conftest.py 2>&1); then
   printf '%s\n' "$formatted" | grep -E '^(would reformat|error)' || printf '%s\n' "$formatted"
   failed+=("black")
 else
