@@ -277,7 +277,8 @@ function hookI2C(bus, index) {
   const finish = () => {
     if (!transaction) return;
     const { addr, n } = transaction;
-    event({ ev: 'i2c', bus: index, addr, n, ack: !!device, t0: +started.toFixed(4) });
+    const hz = Math.round(1e9 / (sclCycles(bus.sclHighPeriod, bus.sclLowPeriod, spikeLength) * clocks.cycleNs));
+    event({ ev: 'i2c', bus: index, addr, n, ack: !!device, t0: +started.toFixed(4), hz });
     transaction = null;
     device = null;
   };
@@ -729,6 +730,7 @@ function next() {
     ...clocks.status(),
     ...meter.status(),
     ...flashChip.status(),
+    pio_machines: pio.enabled,
   });
   switch (command.op) {
     case 'run':

@@ -143,6 +143,13 @@ export class PioClock {
     this.running = false; // some machine is enabled (only a write to a PIO's CTRL changes that)
   }
 
+  // How many state machines are enabled.
+  get enabled() {
+    let count = 0;
+    for (const block of this.blocks) for (const machine of block.machines) count += machine.sm.enabled ? 1 : 0;
+    return count;
+  }
+
   wakeBlock(block) {
     for (const machine of block.machines) machine.wake();
   }
