@@ -511,13 +511,15 @@ def play_bullets(chip, board, bootrom, timeout, timing, plies, timings):
         if each == timing:
             out[each] = _bullet(chip, board, leds, plies)
             continue
-        image = os.path.join(ROOT, "build", "bench-chip-%s.bin" % board)
+        image = os.path.join(ROOT, "build", "bench-chip-%s-%d.bin" % (board, os.getpid()))
         chip.send("save", path=image)
-        with Chip(
-            image, bootrom, timeout=timeout, flash_timing=each, **chip_options(board)
-        ) as other:
-            other.run(3000)
-            out[each] = _bullet(other, board, leds, plies)
+        try:
+            options = chip_options(board)
+            with Chip(image, bootrom, timeout=timeout, flash_timing=each, **options) as other:
+                other.run(3000)
+                out[each] = _bullet(other, board, leds, plies)
+        finally:
+            os.remove(image)
     return out
 
 
