@@ -134,6 +134,7 @@ const clocks = new ClockTree();
 const meter = new Meter(nowNs);
 function event(record) {
   if (record.t === undefined) record.t = +nowMs().toFixed(4);
+  if (xip && record.ev === 'flash') xip.live = false; // the pass ends at its save
   if (profileLive && profileToPassEnd) {
     // The pass ends at its first flash write, or at a sleep of 2 ms or more it began; what it
     // shows ends with its last display write or light switched before that.
@@ -605,6 +606,50 @@ function pyRows() {
   for (const frame of pyStack) open.set(frame.bytecode, (open.get(frame.bytecode) ?? 0) + execNs - frame.from);
   return [...pyProfile].map(([bc, [own, all, n]]) => [bc, Math.round(own), Math.round(all + (open.get(bc) ?? 0)), n]);
 }
+// {"op": "xip", "on": true} counts the distinct 8-byte lines of flash that the core and the
+// DMA read (every access through the XIP window, 0x10000000-0x13ffffff) and the reads, until
+// the next flash erase or program (a pass's save) or {"op": "xip", "on": false}, which answers
+// them. The XIP cache itself (16 KB, two ways, 8-byte lines, 1-cycle hits: RP2040 datasheet
+// 2.6.3) is not modelled: every flash read costs what an SRAM read does. The lines read after
+// a flush (the SDK flushes the whole cache after every erase and program) are the misses such
+// a pass would take at least; `misses` is what a cache of that shape would miss from a flush
+// at "on" if it replaced the least recently used way (the datasheet does not say which it
+// replaces): an estimate.
+let xip = null; // {lines, reads, misses, ways, live}
+function xipCount(on) {
+  const FLASH = 0x10000000;
+  const WINDOW = 0x04000000;
+  if (on) {
+    // 1024 sets of two ways: the most recently used tag first (-1: empty)
+    xip = { lines: new Set(), reads: 0, misses: 0, ways: new Int32Array(2048).fill(-1), live: true };
+    const count = (address) => {
+      if (xip && xip.live && address >>> 0 >= FLASH && address >>> 0 < FLASH + WINDOW) {
+        const line = (address & 0xffffff) >>> 3;
+        xip.lines.add(line);
+        xip.reads++;
+        const at = (line & 1023) * 2;
+        const tag = line >>> 10;
+        const ways = xip.ways;
+        if (ways[at] === tag) return;
+        if (ways[at + 1] !== tag) xip.misses++;
+        ways[at + 1] = ways[at];
+        ways[at] = tag;
+      }
+    };
+    for (const name of ['readUint8', 'readUint16', 'readUint32']) {
+      const original = Object.getPrototypeOf(mcu)[name];
+      mcu[name] = function (address) {
+        count(address);
+        return original.call(this, address);
+      };
+    }
+    return {};
+  }
+  for (const name of ['readUint8', 'readUint16', 'readUint32']) delete mcu[name];
+  const found = xip ? { lines: xip.lines.size, reads: xip.reads, misses: xip.misses, live: xip.live } : {};
+  xip = null;
+  return found;
+}
 const SLEPT_NS = 2e6; // a sleep this long ends a pass of the main loop: a 'slept' event
 const PIO_STEP_NS = 100; // a running state machine that is not idle steps in stretches this long
 let asleepSince = null;
@@ -768,6 +813,8 @@ function next() {
       profileFrom = nowMs();
       return done({ ...status(), ...found });
     }
+    case 'xip':
+      return done({ ...status(), ...xipCount(!!command.on) });
     case 'reset':
       reboot('command');
       return done(status());
