@@ -6,8 +6,9 @@
 # they differ from the levels it pushed last (kept in Y), pushes one word: bits 31..2 a count
 # that goes down by one at each push (kept in OSR: a reader tells from it how many words it
 # missed), bits 1..0 the levels (bit 0 the lower GPIO; 1 released, the pull-up's level). From
-# the edge to the push takes at most 13 cycles (104 ns). Y starts at 0, so the first word,
-# pushed at once, is the levers' levels when the machine starts: a baseline, not an edge.
+# the edge to the push takes at most 16 cycles (128 ns at 125 MHz), the input synchroniser's two
+# included; DMA has the word and its microsecond a few cycles later. Y starts at 0, so the first
+# word, pushed at once, is the levers' levels when the machine starts: a baseline, not an edge.
 # rp2.asm_pio gives the names below (mov, isr, ...) while it assembles: they are not globals.
 
 
