@@ -94,6 +94,10 @@ def figures(bench, presses, events, record, leds, start, end):
         errors.append(elapsed - (presses[ply][1] - presses[ply - 1][1]) / 1000.0)
     out["charge_worst_ms"] = max((abs(e) for e in errors), default=None)
     out["charge_plies_off"] = sum(1 for e in errors if e)
+    # each ply off: (ply, its error in ms, its two edges' timer microseconds)
+    out["charge_off"] = [
+        (ply, e, presses[ply - 1][1], presses[ply][1]) for ply, e in enumerate(errors, 1) if e
+    ]
     out["sum_error_ms"] = sum(charged) - (presses[-1][1] - presses[0][1]) / 1000.0
     flashes = [(e["t"], e["t"] + e.get("ms", 0)) for e in events if e["ev"] == "flash"]
     out["flash_erases"] = end["flash_erases"] - start["flash_erases"]

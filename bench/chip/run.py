@@ -4,12 +4,12 @@
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
 #       [--json build/bench-chip.json] [--no-estimate] [--plies 400] [--flash-timing typ]
-#       [--bullet-plies 400] [--bullet-timings typ,max]
+#       [--bullet-plies 400] [--bullet-timings typ,max] [--bullet-only]
 #
 # The emulated flash takes the W25Q16JV's typical erase and program times unless
 # --flash-timing says max or none (emu.mjs); the bullet game with premoves (bullet.py) is
 # played at each of --bullet-timings (400 plies; --bullet-plies 0 leaves it out), the other
-# timings on a copy of the flash as the main run left it.
+# timings on a copy of the flash as the main run left it; --bullet-only plays it alone.
 #
 # For each board: boot the image, install the checkout as a user does (./flash.sh over the USB
 # serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
@@ -469,7 +469,16 @@ def clock_running(chip):
 
 
 def one_board(
-    firmware, bootrom, board, timeout, log, plies, battery=True, timing="typ", bullets=None
+    firmware,
+    bootrom,
+    board,
+    timeout,
+    log,
+    plies,
+    battery=True,
+    timing="typ",
+    bullets=None,
+    bullet_only=False,
 ):
     """The board's figures; `bullets` (plies, (timings)) plays the bullet game too."""
     say("%s: booting %s (flash timing %s)" % (board, os.path.relpath(firmware, ROOT), timing))
@@ -483,6 +492,9 @@ def one_board(
             say("%s: installing with ./flash.sh over the emulated USB serial" % board)
             figures["install"] = "flash.sh"
             figures.update(install(chip, board, log))
+        if bullet_only:
+            figures["bullet"] = play_bullets(chip, board, bootrom, timeout, timing, *bullets)
+            return figures
         if BOARDS[board].get("speed", True):
             # The first boot after flashing (the own UF2 formats the file system as it boots;
             # on stock MicroPython, the clock's first start after flash.sh), then, after the
@@ -738,6 +750,7 @@ def main(argv):
     timing = "typ"
     bullet_plies = bullet.PLIES
     bullet_timings = ("typ", "max")
+    bullet_only = False
     timeout = int(os.environ.get("BENCH_CHIP_TIMEOUT", "120"))
     args = list(argv)
     while args:
@@ -756,6 +769,8 @@ def main(argv):
             bullet_plies = int(args.pop(0))
         elif word == "--bullet-timings":
             bullet_timings = tuple(args.pop(0).split(","))
+        elif word == "--bullet-only":
+            bullet_only = True
         elif word in ("--battery", "--no-battery"):
             battery = word == "--battery"
         else:
@@ -801,6 +816,7 @@ def main(argv):
                     battery is not False,
                     timing,
                     (bullet_plies, bullet_timings),
+                    bullet_only,
                 )
             except Hung as error:
                 print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
@@ -812,7 +828,9 @@ def main(argv):
     estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print(table({b: f for b, f in results.items() if "press_median_ms" in f}, estimate))
+    measured = {b: f for b, f in results.items() if "press_median_ms" in f}
+    if measured:
+        print(table(measured, estimate))
     played = {b: f["bullet"] for b, f in results.items() if f.get("bullet")}
     if played:
         print()
