@@ -46,7 +46,7 @@ class Chip:
         tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
         self._slave = slave  # held open so the PTY lives while mpremote comes and goes
         self.port = os.ttyname(slave)
-        command = ["node", os.path.join(HERE, os.environ.get("EMU_SCRIPT", "emu.mjs")), "--firmware", firmware]
+        command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
         command += ["--ht1621", ht1621, "--flash-timing", flash_timing]
