@@ -692,7 +692,8 @@ def table(results, desktop):
             "%.1f kHz" % (results[b]["i2c_hz"] / 1e3) if results[b].get("i2c_hz") else "-"
             for b in boards
         ]
-        extra.insert(2, ("I2C SCL rate the chip made (400 kHz asked)", cells, "-", ""))
+        label = "I2C SCL rate the chip made (%.0f kHz asked)" % (I2C_HZ / 1000)
+        extra.insert(2, (label, cells, "-", ""))
     for label, cells, guess, goal in extra:
         lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess, goal))
     return "\n".join(lines)
