@@ -37,11 +37,13 @@ def _align(us):
 
 
 def _run_to(chip, us, resets):
+    """Run the chip into microsecond `us` of its timer, 1 ns past its start (from the exact ns:
+    the microsecond it answers is rounded down, and a float sum may fall short of the ns)."""
     state = chip.run(0)
     if state["resets"] != resets:
         raise RuntimeError("the chip reset in the bullet game")
-    if us > state["timer_us"]:
-        state = chip.run((us - state["timer_us"]) / 1000.0)
+    if us * 1000 + 1 > state["timer_ns"]:
+        state = chip.run((us * 1000 + 1 - state["timer_ns"]) / 1e6)
     return state
 
 

@@ -770,6 +770,7 @@ function next() {
   const status = () => ({
     t: +nowMs().toFixed(4),
     timer_us: Math.floor(clock.nanos / 1000),
+    timer_ns: clock.nanos,
     exec_ms: +(execNs / 1e6).toFixed(4),
     resets,
     ...clocks.status(),
