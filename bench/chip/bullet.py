@@ -160,6 +160,7 @@ def table(results):
             "%.2f ms",
             "",
         ),
+        ("  presses whose light never came on", "light_missing", "%d", ""),
         ("press -> pixels, median / worst", "pixels", None, "<= 10 ms"),
         (
             "  worst of the presses during a flash operation",
