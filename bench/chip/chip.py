@@ -36,6 +36,7 @@ class Chip:
         spi_oled="",
         ht1621="",
         flash_timing="typ",
+        options=(),
     ):
         self.timeout = timeout
         self.output = bytearray()
@@ -50,6 +51,7 @@ class Chip:
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
         command += ["--ht1621", ht1621, "--flash-timing", flash_timing]
+        command += list(options)  # options: faults.mjs's, say
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

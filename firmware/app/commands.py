@@ -326,6 +326,7 @@ def state(app, now):
         "entries": app.record.length,
         "stamp": now,
         "store": app.store_problem,
+        "display": app.display_health(),
     }
     _rates(game, now, doc)
     return doc
