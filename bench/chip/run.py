@@ -772,6 +772,7 @@ def main(argv):
             bullet_timings = tuple(args.pop(0).split(","))
         elif word == "--bullet-only":
             bullet_only = True
+            desktop = False  # no press figures to set beside an estimate
         elif word in ("--battery", "--no-battery"):
             battery = word == "--battery"
         else:
