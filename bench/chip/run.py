@@ -538,7 +538,11 @@ def play_bullets(chip, board, bootrom, timeout, timing, plies, timings):
 def _bullet(chip, board, leds, plies):
     chip.drive(power.VBUS, 1)  # with USB power, as the other figures
     chip.run(QUIET_MS)
-    return bullet.play(Bench(chip, board), chip, leds, plies, say=say)
+    bench = Bench(chip, board)
+    # A clock just booted from a copy of the flash may still be starting: on stock MicroPython
+    # (its modules read from the file system) at the flash's maximum times, more than 5 s.
+    bench.ok("STATE", 60000)
+    return bullet.play(bench, chip, leds, plies, say=say)
 
 
 def _kb(value):
