@@ -174,7 +174,9 @@ def table(results):
         cells = []
         for board, timing in columns:
             f = results[board][timing]
-            if key is None:
+            if "error" in f:  # the game did not end: its figures are not there
+                cells.append("stopped: " + f["error"] if key is None else "-")
+            elif key is None:
                 cells.append("%d (%d)" % (f["plies"], f["presses_in_flash"]))
             elif key in ("light", "pixels"):
                 cells.append(

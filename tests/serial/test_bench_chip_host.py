@@ -96,13 +96,24 @@ class _ResettingChip:
         return {"t": 0.0, "exec_ms": 0.0, "resets": self.resets}
 
     def events(self):
-        return [{"ev": "reset", "why": "watchdog", "t": 0.0}]
+        return [
+            {"ev": "flash", "op": "erase", "ms": 400.0, "t": 1000.0},  # 9 s before: not counted
+            {"ev": "flash", "op": "erase", "ms": 400.0, "t": 7000.0},
+            {"ev": "flash", "op": "program", "ms": 3.0, "t": 9000.0},
+            {"ev": "reset", "why": "watchdog", "t": 10000.0},
+        ]
 
 
 def test_a_reset_while_the_bench_waits_for_an_answer_is_said_at_once():
     bench = bench_chip.Bench(_ResettingChip(), "pico_oled")
     with pytest.raises(bench_chip.Hung, match=r"reset \(watchdog\) before it answered GAME"):
         bench.ask("GAME")
+
+
+def test_a_reset_says_what_the_flash_held_the_core_before_it():
+    bench = bench_chip.Bench(_ResettingChip(), "pico_oled")
+    with pytest.raises(bench_chip.Hung, match=r"held the core 403 ms \(1 erases, 1 programs\)"):
+        bench.ask("STATE")
 
 
 def _bullet_game(late_ms=0):
@@ -154,3 +165,11 @@ def test_a_ply_charged_a_millisecond_late_shows_in_the_ply_and_the_sum():
 
     assert bullet._align(1_000) == 1_900 and bullet._align(1_900) == 1_900
     assert bullet._align(1_901) == 2_900
+
+
+def test_a_bullet_game_stopped_at_one_timing_keeps_the_other_s_figures():
+    import bullet
+
+    table = bullet.table({"pico_oled": {"typ": _bullet_game(), "max": {"error": "a reset"}}})
+    assert "| 2 (1) | stopped: a reset |" in table
+    assert "| presses lost | 0 | - | 0 |" in table
