@@ -62,6 +62,11 @@ def main():
     from ui import kinds
 
     try:
+        import rp2
+        import uctypes
+    except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
+        rp2 = uctypes = None
+    try:
         hal = Rp2040Hal(
             machine,
             board,
@@ -72,6 +77,8 @@ def main():
             io=io,
             display=kinds.driver_for,
             checked=True,  # board_problem() above
+            rp2=rp2,
+            addressof=uctypes and uctypes.addressof,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)
