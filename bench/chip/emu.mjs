@@ -5,7 +5,7 @@
 //
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
 //                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c|none] [--spi-oled BUS,DC,CS]
-//                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA]
+//                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA] [--ref GPIO]
 //
 // Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
 // asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
@@ -18,8 +18,10 @@
 // 'watchdog', 'forced', 'breakpoint', 'command') are kept as events with their emulated ms,
 // taken by {"op": "events"}.
 //
-// Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
-// and lights show (meter.mjs) come with every answer.
+// Where the time goes (executing, WFI, light sleep, on the reference, dormant: clocks.mjs) and
+// what the displays and lights show (meter.mjs) come with every answer. --ref 20|22 drives a
+// 32.768 kHz reference into that GPIO (clk_gpin0/1); {"op": "ref", "on": false} stops it and
+// {"op": "ref", "on": true} starts it again (a reference that stops).
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
@@ -29,13 +31,13 @@ import net from 'net';
 import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
-import { ClockTree } from './clocks.mjs';
+import { ClockTree, Reference } from './clocks.mjs';
 import { decoder as ht1621 } from './ht1621.mjs';
 import { Meter } from './meter.mjs';
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
-  ht1621: '', 'spi-oled': '',
+  ht1621: '', 'spi-oled': '', ref: '',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -114,7 +116,8 @@ let resetWhy = ''; // the reset event's why: 'watchdog' (it ran out), 'forced' (
 let stopSlice = false;
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
-const clocks = new ClockTree();
+if (opts.ref && !['20', '22'].includes(opts.ref)) fail('--ref GPIO: 20 (clk_gpin0) or 22 (clk_gpin1)');
+const clocks = new ClockTree(new Reference(opts.ref ? Number(opts.ref) : null));
 const meter = new Meter(nowNs);
 function event(record) {
   if (record.t === undefined) record.t = +nowMs().toFixed(4);
@@ -481,7 +484,7 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
   mcu.spi.forEach(hookSPI);
-  clocks.attach(mcu, nowNs, event);
+  clocks.attach(mcu, nowNs, event, (ns) => ns - baseNs);
   if (oled && !oled.metered) {
     meter.watchOled(oled);
     oled.metered = true;
@@ -567,8 +570,9 @@ function slice(limitNs) {
   const core = mcu.core;
   stopSlice = false;
   for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
-    if (clocks.dormant) {
-      // Every clock stops, the timer and the watchdog too: time passes outside the chip.
+    if (clocks.stopped) {
+      // Dormant, or clk_sys's source stopped (a reference that stopped): the core and what its
+      // clocks drive stop, the timer and the watchdog too: time passes outside the chip.
       const skip = clocks.dormantSkip(nowNs(), limitNs);
       clocks.waited(skip);
       baseNs += skip;
@@ -672,6 +676,9 @@ function next() {
       return done(status());
     case 'hold':
     case 'time':
+      return done(status());
+    case 'ref':
+      clocks.setReference(!!command.on);
       return done(status());
     case 'pin':
       drive[command.pin] = command.v ?? null;
