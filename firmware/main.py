@@ -62,6 +62,10 @@ def main():
     from ui import kinds
 
     try:
+        import refsleep  # the clock's own UF2 (cmod/refsleep): a board with REF_CLOCK sleeps on it
+    except ImportError:
+        refsleep = None  # stock MicroPython: light sleep
+    try:
         hal = Rp2040Hal(
             machine,
             board,
@@ -72,6 +76,7 @@ def main():
             io=io,
             display=kinds.driver_for,
             checked=True,  # board_problem() above
+            refsleep=refsleep,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)

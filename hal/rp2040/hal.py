@@ -3,6 +3,7 @@
 import os
 
 import micropython
+from micropython import const
 from ticks import add, diff
 from hal import buttons as logical
 from hal import battery as battery_rules
@@ -14,6 +15,8 @@ from hal.rp2040.leds import from_board as leds_from_board
 from hal.rp2040.sleeper import Sleeper
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
+
+_REF_WAIT_MS = const(30000)  # on the reference the watchdog counts its ticks: 152 s at 5000 ms
 
 
 def _emergency_buffer():
@@ -33,7 +36,9 @@ class Rp2040Hal:
     watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
     be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
-    light sleep between events, dormant in standby."""
+    light sleep between events, dormant in standby. `refsleep` is the clock's own UF2's module of
+    that name (None on stock MicroPython): a board with REF_CLOCK then sleeps on its 32.768 kHz
+    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py)."""
 
     def __init__(
         self,
@@ -49,6 +54,7 @@ class Rp2040Hal:
         io,
         display,
         checked=False,
+        refsleep=None,
     ):
         _emergency_buffer()
         if not checked:
@@ -57,6 +63,15 @@ class Rp2040Hal:
             board_check.check(board)  # BoardError, one line, before any pin is touched
             board_check.forget()
         Pin = machine.Pin
+        reference = None
+        gpio = getattr(board, "REF_CLOCK", None)
+        vbus = getattr(board, "VBUS_SENSE", None)
+        if gpio is not None and refsleep is not None and vbus is not None:
+            from hal.rp2040.reftime import RefClock
+
+            reference = RefClock(refsleep, gpio)
+            ticks_ms = reference.ticks_ms
+        self.reference = reference
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()
         self.display = display(machine, board, sleep_us)
@@ -71,16 +86,19 @@ class Rp2040Hal:
         self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
         self.serial = None
-        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
+        # an edge is stamped by the reference's clock: at a wake's instant if it woke the chip
+        stamp = ticks_ms if reference is None else reference.stamp
+        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, stamp)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
         self.sleeper = None
-        vbus = getattr(board, "VBUS_SENSE", None)
         if vbus is not None and hasattr(machine, "lightsleep"):
             wakers = {}
             for button in (logical.LEFT, logical.RIGHT, logical.PLAY):
                 if button in board.BUTTONS:
                     wakers[button] = board.BUTTONS[button]
-            self.sleeper = Sleeper(machine, vbus, wakers, self.edges, ticks_ms, self.display)
+            self.sleeper = Sleeper(
+                machine, vbus, wakers, self.edges, ticks_ms, self.display, self.leds, reference
+            )
         self._standby = False
         self._watchdog = None
         self._longest_wait = 0
@@ -101,14 +119,27 @@ class Rp2040Hal:
             self.feed()
             sleeper.deep()
             return
+        now = self.ticks_ms()
+        quiet = battery and not self.buzzer.playing  # a tone's PWM would stop in a sleep
+        if quiet and sleeper.ready(now):
+            # on the reference the watchdog counts its ticks (30 times slower): longer sleeps
+            latest = add(now, _REF_WAIT_MS)
+            if sleeper.on_reference(latest if until is None or diff(until, latest) > 0 else until):
+                self.leds.follow(self.ticks_ms())
+                return
+            now = self.ticks_ms()  # the reference failed its check: a light sleep instead
         if self._watchdog is not None:
-            latest = add(self.ticks_ms(), self._longest_wait)
+            latest = add(now, self._longest_wait)
             if until is None or diff(until, latest) > 0:
                 until = latest
-        if battery and until is not None and not self.buzzer.playing:
-            sleeper.sleep(until, self.waiter.wait)  # a tone's PWM would stop in a light sleep
+        edge = self.leds.until_edge(now)  # a flash's edge the HAL keeps (on battery)
+        if edge >= 0 and (until is None or diff(until, add(now, edge)) > 0):
+            until = add(now, edge)
+        if quiet and until is not None:
+            sleeper.sleep(until, self.waiter.wait)
         else:
             self.waiter.wait(until)
+        self.leds.follow(self.ticks_ms())
 
     def on_battery(self):
         """No USB power: the board's VBUS sense reads low (False without one)."""

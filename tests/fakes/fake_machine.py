@@ -31,9 +31,31 @@ class _State:
         self.dormant = False
         self.irqs_in_dormant = True  # False: an edge while dormant reaches no IRQ handler
         self.words = {}  # mem32: word address -> value (the aliases folded in)
+        self.irq_off = False  # disable_irq(): handlers wait, one per line, for enable_irq()
+        self.deferred = []  # [line] whose handler waits for enable_irq()
 
 
 state = _State()
+
+
+def disable_irq():
+    was = state.irq_off
+    state.irq_off = True
+    return was
+
+
+def enable_irq(was=False):
+    """Interrupts back on (unless `was` says they were off): the handlers of the edges that
+    came meanwhile run now, once per line, as rp2's GPIO interrupt does with its latched bits."""
+    state.irq_off = was
+    if was:
+        return
+    waiting = state.deferred
+    state.deferred = []
+    for target in waiting:
+        if target.handler is not None:
+            _call(target.handler, target.irq_pin, target.hard)
+
 
 VBUS = 24  # the Pico's VBUS sense (through its own divider): high while USB powers the board
 I2C_BASES = (0x40044000, 0x40048000)  # I2C0, I2C1: their registers through mem32
@@ -200,7 +222,11 @@ class _Line:
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
         reaches = not state.dormant or state.irqs_in_dormant
         if self.handler is not None and self.trigger & edge and reaches:
-            _call(self.handler, self.irq_pin, self.hard)
+            if state.irq_off:
+                if self not in state.deferred:
+                    state.deferred.append(self)
+            else:
+                _call(self.handler, self.irq_pin, self.hard)
         for listener in self.listeners:
             listener(self)
 
