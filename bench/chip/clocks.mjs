@@ -202,6 +202,7 @@ export class ClockTree {
     this.lightN = 0;
     this.dormantN = 0;
     this.refN = 0;
+    this.wakeN = 0;
     this.cycleNs = 8;
     this.sysHz = 125e6;
     this.periHz = 125e6;
@@ -641,7 +642,7 @@ export class ClockTree {
     const sleeping = this.pllUp && this.pll.off;
     if (sleeping !== this.down) {
       this.down = sleeping;
-      if (sleeping) this.lightN++;
+      if (!sleeping) this.wakeN++; // PLL_SYS up again: a wake of the loop from any sleep
       this.event({ ev: 'pll_sys', on: !sleeping });
     }
     const ref = this.refSource();
@@ -677,7 +678,7 @@ export class ClockTree {
 
   // The core ran `ns` of instructions.
   executed(ns) {
-    this.state = 'run';
+    if (this.sysHz >= REF_SYS_HZ) this.state = 'run'; // on the reference the chip still sleeps
     this.ns.exec += ns;
     if (this.sysHz < SLOW_HZ) this.ns.slow += ns;
     if (this.sysHz < REF_SYS_HZ) this.ns.exec_ref += ns;
@@ -697,6 +698,7 @@ export class ClockTree {
       this.event({ ev: 'dormant', on: true });
     }
     if (state === 'ref' && this.state !== 'ref') this.refN++;
+    if (state === 'light' && this.state !== 'light') this.lightN++;
     this.state = state;
     this.ns[state] += ns;
     if (state === 'ref') {
@@ -767,6 +769,7 @@ export class ClockTree {
       light_n: this.lightN,
       dormant_n: this.dormantN,
       ref_n: this.refN,
+      wake_n: this.wakeN,
       clk_sys_mhz: +(this.sysHz / 1e6).toFixed(6),
       clk_sys_from: this.sysFrom,
       clk_peri_mhz: +(this.periHz / 1e6).toFixed(3),
