@@ -629,6 +629,15 @@ export class ClockTree {
       }
       return check();
     };
+    // ... and a WFI executed with one already pending does not wait at all
+    const execute = core.executeInstruction.bind(core);
+    core.executeInstruction = () => {
+      const cycles = execute();
+      if (core.waiting && core.PM && core.pendingInterrupts & core.enabledInterrupts) {
+        core.waiting = false;
+      }
+      return cycles;
+    };
   }
 
   // clk_sys and clk_peri from the CLOCKS registers (sys: SRC 0, AUXSRC 7:5, DIV 31:8 integer

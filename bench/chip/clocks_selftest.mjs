@@ -175,6 +175,21 @@ function check(name, ok, detail) {
   check('the interrupt stays pending', !!(chip.read(TIMER + 0x34) & 1), 'INTR alarm 0 set');
 }
 
+// 3b. A WFI with PRIMASK set and an enabled interrupt already pending does not wait.
+{
+  const chip = new Chip();
+  chip.mcu.core.PM = true; // interrupts masked, as CPSID i leaves them
+  chip.write(TIMER + 0x38, 1);
+  chip.write(NVIC_ISER, 1);
+  chip.write(TIMER + 0x10, chip.read(TIMERAWL) + 5); // ALARM0: fires before the WFI
+  chip.run(20e3);
+  const pending = !!(chip.read(TIMER + 0x34) & 1);
+  chip.load(WFI_PROGRAM);
+  const executed = chip.executed;
+  chip.run(1e6);
+  check('a WFI with an interrupt already pending goes straight on', pending && !chip.mcu.core.waiting && chip.executed - executed > 100, `${chip.executed - executed} instructions after it`);
+}
+
 // 4. The XOSC stopped and started again: STABLE after STARTUP.DELAY x 256 cycles.
 {
   const chip = new Chip();

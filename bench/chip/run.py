@@ -750,7 +750,9 @@ def main(argv):
     estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print(table({b: f for b, f in results.items() if "press_median_ms" in f}, estimate))
+    speed = {b: f for b, f in results.items() if "press_median_ms" in f}
+    if speed:
+        print(table(speed, estimate))
     print(power.table(results))
     print("(JSON: %s)" % os.path.relpath(out, ROOT))
     return 0
