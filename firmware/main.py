@@ -66,6 +66,11 @@ def main():
     except ImportError:
         refsleep = None  # stock MicroPython: light sleep
     try:
+        import rp2
+        import uctypes
+    except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
+        rp2 = uctypes = None
+    try:
         hal = Rp2040Hal(
             machine,
             board,
@@ -77,6 +82,8 @@ def main():
             display=kinds.driver_for,
             checked=True,  # board_problem() above
             refsleep=refsleep,
+            rp2=rp2,
+            addressof=uctypes and uctypes.addressof,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)

@@ -4,7 +4,8 @@
 # The chip's USB serial is a pseudo-terminal while `forward` is on (mpremote and flash.sh use
 # `chip.port` as they would /dev/ttyACM0), and otherwise lands in `chip.output` for the bench
 # to read. Every command waits at most `timeout` seconds of wall time: a chip that stops
-# answering is killed and raises Hung, never left running.
+# answering is killed and raises Hung, never left running. `flash_timing` is emu.mjs's
+# --flash-timing: typ (the W25Q16JV's typical erase and program times, the default), max or none.
 import json
 import os
 import pty
@@ -35,6 +36,7 @@ class Chip:
         spi_oled="",
         ht1621="",
         ref="",
+        flash_timing="typ",
     ):
         self.timeout = timeout
         self.output = bytearray()
@@ -48,7 +50,7 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
-        command += ["--ht1621", ht1621, "--ref", str(ref)]
+        command += ["--ht1621", ht1621, "--ref", str(ref), "--flash-timing", flash_timing]
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

@@ -30,8 +30,12 @@
 //   dormant    XOSC stopped by its DORMANT register (machine.lightsleep() without a timeout):
 //              nothing runs until a GPIO armed in IO_BANK0's DORMANT_WAKE_INTE edges or levels
 //   stopped    clk_sys's source stopped under it (a reference that stopped): nothing runs
-// PLL_SYS's power-down before its first lock (at boot) is not light sleep. PLL lock is instant;
-// sleep clock gating (SLEEP_EN0/1) is not modelled: a PWM keeps running through a light sleep.
+// PLL_SYS's power-down before its first lock (at boot) is not light sleep. PLL lock is instant.
+// Of sleep clock gating (SLEEP_EN0/1: the clocks that stop while the core sleeps with
+// SCR.SLEEPDEEP set, as machine.lightsleep sleeps) only the PIO blocks' is modelled
+// (pioClocked): a PWM keeps running through a light sleep here, and no DMA transfer runs across
+// one on the clock (the HAL waits for its display's transfers before it sleeps). A sleep on the
+// reference sets no SLEEPDEEP: its PIO and DMA run on at 32.768 kHz.
 
 const XOSC_HZ = 12e6;
 const ROSC_HZ = 6.5e6;
@@ -79,6 +83,12 @@ const TICK_ENABLE = 1 << 9;
 const TICK_RUNNING = 1 << 10;
 const TWO32 = 2 ** 32;
 const BOOT = { kind: 'boot', hz: 1e6, div: 1 }; // the timer before the firmware's tick_start
+// CLOCKS SLEEP_EN0 and its PIO bits; the Cortex-M0+'s SCR (in the PPB) and its SLEEPDEEP bit
+const SLEEP_EN0 = 0xa8;
+const SLEEP_EN1 = 0xac;
+const SLEEP_EN0_PIO = [0x1000, 0x2000];
+const SCR = 0xd10;
+const SLEEPDEEP = 0x4;
 
 class PllSys {
   constructor(tree) {
@@ -231,6 +241,16 @@ export class ClockTree {
     this.xoscStarted = false;
     this.roscOn = true;
     this.pll = null; // update() waits for the new one
+    this.sleepEn = [0xffffffff, 0xffffffff]; // SLEEP_EN0, SLEEP_EN1 (reset: every clock on)
+    this.scr = 0;
+    const ppb = mcu.ppb;
+    const ppbRead = ppb.readUint32.bind(ppb);
+    const ppbWrite = ppb.writeUint32.bind(ppb);
+    ppb.readUint32 = (offset) => (offset === SCR ? this.scr : ppbRead(offset));
+    ppb.writeUint32 = (offset, value) => {
+      if (offset === SCR) this.scr = value & 0x16;
+      else ppbWrite(offset, value);
+    };
     const pll = new PllSys(this);
     this.pll = pll;
     mcu.peripherals[0x40028] = pll;
@@ -257,12 +277,14 @@ export class ClockTree {
     const clocksWrite = clocks.writeUint32.bind(clocks);
     const clocksRead = clocks.readUint32.bind(clocks);
     clocks.writeUint32 = (offset, value) => {
-      clocksWrite(offset, value);
+      if (offset === SLEEP_EN0 || offset === SLEEP_EN1) this.sleepEn[(offset - SLEEP_EN0) >> 2] = value >>> 0;
+      else clocksWrite(offset, value);
       this.update();
     };
     clocks.readUint32 = (offset) => {
       if (offset === 0x38) return 1 << (clocks.refCtrl & 3); // CLK_REF_SELECTED
       if (offset === 0x44) return 1 << (clocks.sysCtrl & 1); // CLK_SYS_SELECTED
+      if (offset === SLEEP_EN0 || offset === SLEEP_EN1) return this.sleepEn[(offset - SLEEP_EN0) >> 2];
       return clocksRead(offset);
     };
     this.hookIo(mcu);
@@ -679,6 +701,14 @@ export class ClockTree {
   // Whether the core runs: clk_sys has a running source and the XOSC is not dormant under it.
   get stopped() {
     return this.stoppedSys || this.dormant;
+  }
+
+  // Whether PIO block `index` has its clock now: not while the core sleeps deeply (WFI/WFE with
+  // SCR.SLEEPDEEP) with the block's bit clear in SLEEP_EN0, nor while the chip is dormant.
+  pioClocked(index) {
+    if (this.stopped) return false;
+    if (!(this.mcu.core.waiting && this.scr & SLEEPDEEP)) return true;
+    return !!(this.sleepEn[0] & SLEEP_EN0_PIO[index]);
   }
 
   get dormant() {

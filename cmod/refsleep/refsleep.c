@@ -68,6 +68,11 @@ static int alarm_num = -1;
 static uint32_t xosc_delay = 47; // STARTUP.DELAY for a restart: 47 x 256 / 12 MHz, about 1 ms
 static uint32_t off_ms; // the clock's ms = (timer's us + off_us) / 1000 + off_ms
 static uint32_t off_us;
+// The last sleep's window: the timer's 64-bit counts at I_u, I_a, I_b and I_v, the us from I_u
+// to I_a, and the clock at I_u: ms_of() places a count taken in it (a lever's hardware stamp).
+static bool win_valid;
+static uint64_t win_u, win_a, win_b, win_v;
+static uint32_t win_ua_us, win_ms_u, win_us_u;
 
 static void alarm_noop(uint alarm) {
     (void)alarm;
@@ -173,6 +178,41 @@ static uint32_t clock_ms(uint64_t raw) {
     return (uint32_t)((raw + off_us) / 1000 + off_ms) & (MICROPY_PY_TIME_TICKS_PERIOD - 1);
 }
 
+// The 64-bit count whose low word is `low`: the latest one not after now.
+static uint64_t raw_of(uint32_t low) {
+    uint64_t now = time_us_64();
+    uint64_t raw = (now & ~(uint64_t)0xffffffff) | low;
+    if (raw > now) {
+        raw -= (uint64_t)1 << 32;
+    }
+    return raw;
+}
+
+// The clock's millisecond of a timer count given as two 16-bit halves (small ints: a hard
+// interrupt handler calls it): a count of the last sleep's window at its place in it (reference
+// ticks after I_a), any other by the offset. A count read at an edge says the edge came before
+// the next count: placed there, a stamp is never early, and late by a reference tick at most.
+static mp_obj_t refsleep_ms_of(mp_obj_t top_in, mp_obj_t low_in) {
+    uint32_t low = ((uint32_t)MP_OBJ_SMALL_INT_VALUE(top_in) << 16) | (MP_OBJ_SMALL_INT_VALUE(low_in) & 0xffff);
+    uint64_t raw = raw_of(low);
+    if (win_valid && raw >= win_u && raw <= win_v) {
+        uint64_t us;
+        if (raw < win_a) {
+            us = raw - win_u + 1; // the entry: microseconds, until the switch
+            if (us > win_ua_us) {
+                us = win_ua_us;
+            }
+        } else if (raw <= win_b) {
+            us = win_ua_us + (raw - win_a + 1) * 15625 / 512;
+        } else {
+            us = win_ua_us + (win_b - win_a) * 15625 / 512 + (raw - win_b);
+        }
+        return MP_OBJ_NEW_SMALL_INT((win_ms_u + (win_us_u + us) / 1000) & (MICROPY_PY_TIME_TICKS_PERIOD - 1));
+    }
+    return MP_OBJ_NEW_SMALL_INT(clock_ms(raw));
+}
+static MP_DEFINE_CONST_FUN_OBJ_2(refsleep_ms_of_obj, refsleep_ms_of);
+
 // The clock's milliseconds (ticks_ms()'s period): allocates nothing, for interrupt handlers too.
 static mp_obj_t refsleep_ticks_ms(void) {
     return MP_OBJ_NEW_SMALL_INT(clock_ms(time_us_64()));
@@ -248,6 +288,7 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
         }
     }
     if (status != SLEPT) {
+        win_valid = false;
         // back to the crystal: the whole stretch from I_u to I_v counted by SysTick
         ref_on_xosc();
         next_count(&t_v, &c_v, 4 * per_us);
@@ -406,6 +447,14 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
     out[6] = xosc_us;
     out[7] = (c_b - c_v) & SYSTICK_MASK;
     out[8] = t_v - t_u;
+    win_u = raw_u;
+    win_a = raw_u + (uint32_t)(t_a - t_u);
+    win_b = raw_u + (uint32_t)(t_b - t_u);
+    win_v = raw_u + (uint32_t)(t_v - t_u);
+    win_ua_us = out[4] / per_us;
+    win_ms_u = out[1];
+    win_us_u = out[2];
+    win_valid = true;
     // clk_sys back on PLL_SYS (AUXSRC changed while SRC is clk_ref, now the crystal)
     hw_clear_bits(&clocks_hw->clk[clk_sys].ctrl, CLOCKS_CLK_SYS_CTRL_SRC_BITS);
     while (!(clocks_hw->clk[clk_sys].selected & 1u)) {
@@ -433,6 +482,7 @@ static const mp_rom_map_elem_t refsleep_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR_init), MP_ROM_PTR(&refsleep_init_obj) },
     { MP_ROM_QSTR(MP_QSTR_offset), MP_ROM_PTR(&refsleep_offset_obj) },
     { MP_ROM_QSTR(MP_QSTR_ticks_ms), MP_ROM_PTR(&refsleep_ticks_ms_obj) },
+    { MP_ROM_QSTR(MP_QSTR_ms_of), MP_ROM_PTR(&refsleep_ms_of_obj) },
     { MP_ROM_QSTR(MP_QSTR_sleep), MP_ROM_PTR(&refsleep_sleep_obj) },
     { MP_ROM_QSTR(MP_QSTR_SLEPT), MP_ROM_INT(SLEPT) },
     { MP_ROM_QSTR(MP_QSTR_WOKEN), MP_ROM_INT(WOKEN) },

@@ -27,6 +27,23 @@ def _emergency_buffer():
         pass
 
 
+def _lever_stamps(rp2, machine, addressof, pins, edges, ms_of=None):
+    """The levers' LeverStamps, or None: not two GPIOs side by side, or the port refused."""
+    left, right = pins.get(logical.LEFT), pins.get(logical.RIGHT)
+    if left is None or right is None or abs(left - right) != 1:
+        return None
+    from hal.rp2040.lever_stamps import LeverStamps
+
+    Pin = machine.Pin
+    for gpio in (left, right):
+        Pin(gpio, Pin.IN, Pin.PULL_UP)  # pulled up before the machine samples its first levels
+    lower = (logical.LEFT, logical.RIGHT) if left < right else (logical.RIGHT, logical.LEFT)
+    try:
+        return LeverStamps(rp2, machine, addressof, min(left, right), lower, edges, ms_of=ms_of)
+    except (ValueError, OSError):  # a state machine or a DMA channel the port has not free
+        return None
+
+
 class Rp2040Hal:
     """`machine`, `select` and `io` are those modules (fakes in tests), `board` a boards/ module,
     `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us, `display` the function that makes
@@ -38,7 +55,12 @@ class Rp2040Hal:
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
     light sleep between events, dormant in standby. `refsleep` is the clock's own UF2's module of
     that name (None on stock MicroPython): a board with REF_CLOCK then sleeps on its 32.768 kHz
-    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py)."""
+    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py).
+    With `rp2` (the module: PIO and DMA) and `addressof` (uctypes.addressof) the levers' edges
+    are stamped by hardware (`lever_stamps`, hal/rp2040/lever_stamps.py; in the reference's
+    clock where there is one); without them, or where the board's levers are not on two GPIOs
+    side by side or the port refuses the state machine or the channels, their interrupts stamp
+    them as the other buttons'."""
 
     def __init__(
         self,
@@ -55,6 +77,8 @@ class Rp2040Hal:
         display,
         checked=False,
         refsleep=None,
+        rp2=None,
+        addressof=None,
     ):
         _emergency_buffer()
         if not checked:
@@ -86,9 +110,19 @@ class Rp2040Hal:
         self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
         self.serial = None
+        self.lever_stamps = None
+        handlers = None
+        if rp2 is not None and addressof is not None:
+            ms_of = None if reference is None else reference.ms_of  # the reference's clock
+            self.lever_stamps = _lever_stamps(
+                rp2, machine, addressof, board.BUTTONS, self.edges, ms_of
+            )
+        if self.lever_stamps is not None:
+            drain = self.lever_stamps.drain  # the levers' interrupts: a wake, then a drain
+            handlers = {logical.LEFT: drain, logical.RIGHT: drain}
         # an edge is stamped by the reference's clock: at a wake's instant if it woke the chip
         stamp = ticks_ms if reference is None else reference.stamp
-        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, stamp)
+        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, stamp, handlers)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
         self.sleeper = None
         if vbus is not None and hasattr(machine, "lightsleep"):
@@ -168,5 +202,7 @@ class Rp2040Hal:
         """Interrupts, tone and lights off (tests; a soft reboot). The watchdog keeps running."""
         for button in self.buttons:
             button.disable()
+        if self.lever_stamps is not None:
+            self.lever_stamps.stop()
         self.buzzer.deinit()
         self.leds.set(False, False)

@@ -109,6 +109,7 @@ class RefClock:
         self._sleep = refsleep.sleep
         self._offset = refsleep.offset
         self.ticks_ms = refsleep.ticks_ms
+        self.ms_of = refsleep.ms_of  # a lever's hardware stamp (a timer count) in this clock
         self.wake = -1
         self.sleeps = 0
         self.woken = 0

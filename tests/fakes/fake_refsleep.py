@@ -40,6 +40,9 @@ class World:
         self.flashes = []  # (true ns, mask, lit): what a sleep did to its lights
         self.sleeps = []  # (status, ticks asked) of each sleep
         self.slept_us = 0
+        self.window = None  # the last sleep's (raw_u, raw_a, raw_b, raw_v, us_ua, ms_u, us_u)
+        self._window_t = None  # and its true times (t_u, t_a, t_b, t_v)
+        self._sync()
 
     # --- the Clock of fake_select -------------------------------------------------------------
 
@@ -50,10 +53,16 @@ class World:
     def advance(self, ms):
         """Time passes awake: the timer counts microseconds."""
         self.t += ms * MS
+        self._sync()
 
     def sleep_us(self, us):
         self.slept_us += us
         self.t += us * US
+        self._sync()
+
+    def _sync(self, count=None):
+        """The fake machine's timer (what DMA copies from TIMERAWL) at the world's count."""
+        fake_machine.state.us = self.raw() if count is None else count
 
     # --- the refsleep module ------------------------------------------------------------------
 
@@ -80,6 +89,22 @@ class World:
 
     def true_us(self):
         return self.t // US
+
+    def ms_of(self, top, low):
+        """The clock's ms of a timer count (its low 32 bits as two halves), as refsleep.c."""
+        raw = self.raw()
+        raw = raw - (raw - (top << 16 | low)) % (1 << 32)  # the latest one not after now
+        window = self.window
+        if window is not None and window[0] <= raw <= window[3]:
+            raw_u, raw_a, raw_b, raw_v, ua_us, ms_u, us_u = window
+            if raw < raw_a:
+                us = min(raw - raw_u + 1, ua_us)
+            elif raw <= raw_b:
+                us = ua_us + (raw - raw_a + 1) * 15625 // 512
+            else:
+                us = ua_us + (raw_b - raw_a) * 15625 // 512 + raw - raw_b
+            return (ms_u + (us_u + us) // 1000) & _MASK
+        return ((raw + self.off_us) // 1000 + self.off_ms) & _MASK
 
     # --- the reference's edges ----------------------------------------------------------------
 
@@ -159,10 +184,10 @@ class World:
 
     def sleep(self, ticks, out, mask=0, on=0, length=0, period=0):
         state = fake_machine.state
-        assert state.irq_off, "refsleep.sleep with interrupts enabled"
+        assert state.masked, "refsleep.sleep with interrupts enabled"
         for i in range(len(out)):
             out[i] = 0
-        if state.deferred:
+        if state.taken < len(state.pending):  # an interrupt waits: no sleep
             raw = self.raw()
             out[0] = 1
             out[1] = ((raw + self.off_us) // 1000 + self.off_ms) & _MASK
@@ -197,7 +222,8 @@ class World:
             at, entry = found
             self.select.schedule.remove(entry)
             self.t = at
-            entry[1]()  # the pin changes; its handler waits for the interrupts
+            self._sync(self.count_at_sleep(at, t_u, raw_u, t_a, counted))
+            entry[1]()  # the pin changes (a PIO stamps it); its handler waits for the interrupts
             woke = self._edge_after(self._edge_after(at))  # seen at the reference's clock
         n_aw = self._ticks(t_a, woke)
         self._flash(t_a, woke, mask, on, length, period)
@@ -221,6 +247,7 @@ class World:
             at, entry = found
             self.select.schedule.remove(entry)
             self.t = at
+            self._sync(raw_u + counted + self._ticks(t_a, min(at, t_b)))
             entry[1]()
         out[5] = n_ab
         out[6] = 12
@@ -229,12 +256,16 @@ class World:
         out[9] = n_aw
         out[11] = (t_b - t_b0) // CYC_12 if t_b0 is not None else 0
         out[0] = status
+        raw_a = raw_u + counted
+        self.window = (raw_u, raw_a, raw_a + n_ab, raw_a + n_ab + 1, out[4] // 125, out[1], out[2])
+        self._window_t = (t_u, t_a, t_b, t_v)
         self._awake(t_v, raw_u + counted + n_ab + 1)
         self.sleeps.append((status, ticks))
         return status
 
     def _refused(self, t_u, raw_u, out, status, spent, counted):
         """No sleep: back on the crystal after `spent`; SysTick measured it all at 125 MHz."""
+        self.window = self._window_t = None
         t_v = t_u + spent + 2 * CYC_12
         out[4] = (t_v - t_u) // CYC_125
         out[6] = 125
@@ -248,6 +279,13 @@ class World:
         self.t = t
         self.seg_t = t
         self.seg_raw = raw
+        self._sync()
+
+    def count_at_sleep(self, t, t_u, raw_u, t_a, counted):
+        """The timer's count at true time `t` inside a sleep begun at I_u (t_u, raw_u)."""
+        if t < t_a:
+            return raw_u + min((t - t_u) // US, counted - 1)
+        return raw_u + counted + self._ticks(t_a, t)
 
     def _flash(self, t_a, woke, mask, on, length, period):
         if not (mask and length > 0 and period > length):

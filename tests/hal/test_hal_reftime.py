@@ -5,6 +5,7 @@
 import io
 
 from fakes import fake_machine as m
+from fakes import fake_rp2
 from fakes.fake_fs import FakeFs
 from fakes.fake_refsleep import MS, US, World
 from fakes.fake_select import FakeSelect
@@ -36,8 +37,9 @@ class Board:
     STORAGE_ROOT = "/"
 
 
-def ref_hal(start_ms=1000, watchdog=False, phase_us=0):
-    """The HAL of Board on battery, its refsleep the World's (which is also the clock)."""
+def ref_hal(start_ms=1000, watchdog=False, phase_us=0, pio=False):
+    """The HAL of Board on battery, its refsleep the World's (which is also the clock); with
+    `pio`, the levers stamped by the fake rp2's PIO and DMA."""
     m.reset()
     world = World(start_ms, phase_us)
     m.bus(0).attach(0x3C, Ssd1306Panel())
@@ -57,6 +59,8 @@ def ref_hal(start_ms=1000, watchdog=False, phase_us=0):
         io=io,
         display=driver_for,
         refsleep=world,
+        rp2=fake_rp2 if pio else None,
+        addressof=m.addressof if pio else None,
     )
     return hal, world, select
 
@@ -132,6 +136,28 @@ def test_a_press_during_a_sleep_is_stamped_at_its_millisecond():
         m.Pin(14).drive(1)
         hal.edges.clear()
         assert clock_is_true(world)
+
+
+def test_a_lever_stamped_by_hardware_comes_out_in_the_clocks_millisecond_in_and_out_of_sleeps():
+    hal, world, select = ref_hal(pio=True)
+    assert hal.lever_stamps is not None
+    got = []
+    for offset in (1, 137, 500, 999):
+        start = hal.ticks_ms()
+        # pressed in the sleep; released while the crystal starts (within the wake's 2 ms)
+        select.at(start + offset, lambda: m.Pin(14).drive(0))
+        select.at(start + offset + 1, lambda: m.Pin(14).drive(1))
+        hal.wait(add(start, 1000))
+        while hal.edges.pop():
+            got.append((hal.edges.pressed, diff(hal.edges.stamp, start) - offset))
+        assert clock_is_true(world)
+    # each edge at its own millisecond: the count read at it is placed at the next tick's
+    # instant (at most 31 us late), so a press at a whole millisecond stays in it
+    assert got == [(True, 0), (False, 1)] * 4
+    world.advance(200)  # awake, on the crystal: the same
+    start = hal.ticks_ms()
+    m.Pin(15).drive(0)
+    assert hal.edges.pop() and (hal.edges.button, hal.edges.stamp) == (b.RIGHT, start)
 
 
 def test_a_press_during_the_wake_is_stamped_at_the_wakes_instant_and_kept():
