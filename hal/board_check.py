@@ -247,6 +247,19 @@ def _take(taken, gpio, option, where):
     taken[gpio] = option
 
 
+def used_gpios(board):
+    """The GPIOs the board file names (its pins, buttons and lights): the others are unused."""
+    used = set()
+    for option in _PINS:
+        gpio = getattr(board, option, None)
+        if type(gpio) is int:
+            used.add(gpio)
+    for option in ("BUTTONS", "LEDS"):
+        for gpio in (getattr(board, option, None) or {}).values():
+            used.add(gpio)
+    return used
+
+
 def forget():
     """Unload this module (the board is checked once, at boot)."""
     import sys

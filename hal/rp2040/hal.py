@@ -17,6 +17,28 @@ from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
 _REF_WAIT_MS = const(30000)  # on the reference the watchdog counts its ticks: 152 s at 5000 ms
+_PADS_BANK0 = const(0x4001C000)  # GPIO n's pad at + 4 + 4 n (RP2040 datasheet, 2.19.6.3)
+_PAD_OFF = const(0x4C)  # IE (input enable) and the pull-up and pull-down, cleared
+_PAD_OD = const(0x80)  # OD: output disabled
+_PICO_OWN = (23, 24, 25, 29)  # the Pico's own: regulator mode, VBUS sense, LED, VSYS sense
+
+
+def _park_unused(machine, board):
+    """The GPIOs the board does not use as the lowest draw: no input buffer, no pull, no
+    output (arduino-pico pull request 2620 measured a dormant Pico's unused pins from pull-down
+    to plain inputs and with their input gates off). Where the port has no mem32, nothing."""
+    mem32 = getattr(machine, "mem32", None)
+    if mem32 is None:
+        return
+    from hal import board_check
+
+    used = board_check.used_gpios(board)
+    board_check.forget()
+    for gpio in range(30):
+        if gpio not in used and gpio not in _PICO_OWN:
+            pad = _PADS_BANK0 + 4 + 4 * gpio
+            mem32[pad + 0x3000] = _PAD_OFF  # the CLEAR alias
+            mem32[pad + 0x2000] = _PAD_OD  # the SET alias
 
 
 def _emergency_buffer():
@@ -87,6 +109,7 @@ class Rp2040Hal:
             board_check.check(board)  # BoardError, one line, before any pin is touched
             board_check.forget()
         Pin = machine.Pin
+        _park_unused(machine, board)
         reference = None
         gpio = getattr(board, "REF_CLOCK", None)
         vbus = getattr(board, "VBUS_SENSE", None)

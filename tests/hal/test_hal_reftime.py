@@ -253,3 +253,15 @@ def test_a_reference_that_stops_inside_a_sleep_stops_the_chip_with_it():
     assert world.sleeps[-1][0] == reftime.SLEPT
     behind = world.true_us() - world.clock_us()
     assert 199000 < behind < 201000
+
+
+def test_the_pins_the_board_does_not_use_are_parked_at_their_lowest_draw():
+    hal, world, select = ref_hal()
+    pads = 0x4001C000 + 4
+    used = (4, 5, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 29)
+    for gpio in range(30):
+        word = m.mem32[pads + 4 * gpio]
+        if gpio in used or gpio in (23, 25):
+            assert word == 0, gpio  # untouched here (the pins the board uses, the Pico's own)
+        else:
+            assert word == 0x80, gpio  # output off; input, pull-up and pull-down off
