@@ -118,6 +118,8 @@ DISPLAYS = {  # board -> (kind, figures)
     "pico_lcd_lp": ("ht1621", {"module_ma": 0.15, "ua_seg": 0.2}),
 }
 VBUS = 24
+GAME_SPEC = "chessclock:G/90/30"  # the game on battery: long enough for any plies asked
+PLIES = 400  # its plies (bench-chip --battery-plies)
 SETTLE_MS = 11000  # the app looks at the supply every 10 s: its battery face is on after this
 LEFT, RIGHT, PLAY, SET = 14, 15, 16, 17
 STATES = ("exec", "wfi", "light", "ref", "dormant")
@@ -346,9 +348,35 @@ def board_module(board):
     return importlib.import_module("boards." + board)
 
 
-def measure(bench, chip, board, say):
-    """Play the board through its states on battery; its battery entry (see the top)."""
+def battery_game(bench, chip, board, plies, say):
+    """A game of `plies` on battery, each reply 300 to 1,999 ms after the last edge (so the
+    edges fall at every point of the chip's sleeps and wakes), its record checked against the
+    emulated milliseconds of the edges; the worst error and the plies checked."""
+    chip.drive(VBUS, 1)
+    number = int(bench.ok("PRESET REPLACE b-game = %s" % GAME_SPEC).split()[1])
+    bench.ok("PRESET USE %d" % number)
+    chip.drive(VBUS, 0)
+    chip.run(SETTLE_MS)
+    say("  %s: on battery: a %d-ply game" % (board, plies))
+    edges = [bench.press(RIGHT)]
+    pin = LEFT
+    for ply in range(1, plies + 1):
+        chip.run(300 + (ply * 337) % 1700 - 240)
+        edges.append(bench.press(pin))
+        pin = RIGHT if pin == LEFT else LEFT
+    chip.drive(VBUS, 1)
+    charged = len(bench.charges)
+    bench.charge_check(edges)
+    errors = bench.charges[charged:]
+    bench.ok("NEW")
+    return max((abs(e) for e in errors), default=None), len(errors)
+
+
+def measure(bench, chip, board, say, plies=None):
+    """Play the board through its states on battery, then a game of `plies` (PLIES when
+    None); its battery entry (see the top)."""
     module = board_module(board)
+    plies = PLIES if plies is None else plies
     states = {}
     has_set = 3 in module.BUTTONS  # hal.buttons.SET
     chip.drive(VBUS, 1)  # USB power for the serial set-up
@@ -403,7 +431,9 @@ def measure(bench, chip, board, say):
         wake = bench.presses.pop()["ms"]  # the display back on: not a figure of play
     chip.drive(VBUS, 1)
     chip.run(3000)
+    game = battery_game(bench, chip, board, plies, say) if plies else (None, 0)
     out = battery_figures(board, states, press_stretch, presses, module)
+    out["game_worst_ms"], out["game_plies"] = game
     out["wake_to_display_ms"] = wake
     out["charges_on_battery"] = len(battery_charges)
     out["charge_worst_on_battery_ms"] = max((abs(c) for c in battery_charges), default=None)
@@ -439,6 +469,7 @@ def table(results):
     rows.append(("a press: mJ", lambda f: "%.3f" % f["states"]["press"]["mj"]))
     rows.append(("press to pixels after a sleep, median / worst", _after_sleep))
     rows.append(("charging error on battery, worst", _charged))
+    rows.append(("a game on battery: charging error, worst", _game))
     rows.append(("a lever or PLAY to the display back on", _wake))
     head = "| battery (emulated RP2040, honest model) | " + " | ".join(boards) + " |"
     lines = [head, "|" + "---|" * (len(boards) + 1)]
@@ -476,6 +507,10 @@ def _after_sleep(f):
 
 def _charged(f):
     return "%.0f ms of %d" % (f["charge_worst_on_battery_ms"], f["charges_on_battery"])
+
+
+def _game(f):
+    return "%.0f ms of %d plies" % (f["game_worst_ms"], f["game_plies"])
 
 
 def _wake(f):

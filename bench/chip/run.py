@@ -4,13 +4,14 @@
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
 #       [--json build/bench-chip.json] [--no-estimate] [--plies 400] [--flash-timing typ]
-#       [--bullet-plies 400] [--bullet-timings typ,max] [--battery-only]
+#       [--bullet-plies 400] [--bullet-timings typ,max] [--battery-only] [--battery-plies 400]
 #
 # The emulated flash takes the W25Q16JV's typical erase and program times unless
 # --flash-timing says max or none (emu.mjs); the bullet game with premoves (bullet.py) is
 # played at each of --bullet-timings (400 plies; --bullet-plies 0 leaves it out), the other
 # timings on a copy of the flash as the main run left it. --battery-only measures the battery
-# figures alone (power.py), no game on USB power.
+# figures alone (power.py), no game on USB power; --battery-plies the game played on battery
+# then (its charging checked: the sleeps' and wakes' edges).
 #
 # For each board: boot the image, install the checkout as a user does (./flash.sh over the USB
 # serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
@@ -761,6 +762,8 @@ def main(argv):
             bullet_timings = tuple(args.pop(0).split(","))
         elif word in ("--battery", "--no-battery"):
             battery = word == "--battery"
+        elif word == "--battery-plies":  # the game on battery (power.py)
+            power.PLIES = int(args.pop(0))
         elif word == "--battery-only":  # the battery figures alone: no game on USB power
             for spec in BOARDS.values():
                 spec["speed"] = False
