@@ -6,6 +6,7 @@ import io
 from app.clock_app import ClockApp
 from app.runner import Runner
 from boards import pico_lcd_lp as board
+from clock.game import PAUSED
 from clock.record import AT
 from fakes import fake_machine as m
 from fakes.fake_fs import FakeFs
@@ -73,3 +74,17 @@ def test_a_game_on_battery_sleeps_on_the_reference_a_wake_a_second_and_charges_e
     lit = [t // MS for t, mask, on in world.flashes if on and t >= 41000 * MS]
     assert len(lit) >= 9
     assert bench.hal.sleeper.light == 0
+
+
+def test_paused_on_battery_the_loop_wakes_for_the_supply_alone_and_the_light_blinks_asleep():
+    bench = Bench()
+    bench.press(1, 12000)  # the left clock runs
+    bench.press(2, 15000)  # PLAY: paused
+    bench.run_until(20000)
+    assert bench.app.game.state() == PAUSED
+    world = bench.world
+    start = len(world.sleeps)
+    bench.run_until(50000)
+    assert len(world.sleeps) - start <= 4  # a look at the supply every 10 s
+    lit = [t // MS for t, mask, on in world.flashes if on and t >= 20000 * MS]
+    assert len(lit) >= 14  # the side on move's light: a flash every two seconds, asleep
