@@ -327,6 +327,13 @@ def state(app, now):
         "stamp": now,
         "store": app.store_problem,
     }
+    reference = getattr(app.hal, "reference", None)  # a board that sleeps on a 32.768 kHz one
+    if reference is not None:
+        doc["reference"] = {
+            "sleeps": reference.sleeps,
+            "faults": reference.faults,
+            "lost": reference.lost,
+        }
     _rates(game, now, doc)
     return doc
 
