@@ -105,8 +105,9 @@ def flash_rows():
                 100 * erasing / saves,
             ),
             "n/a",
-            "a press during a save is stamped late by ≤ %s ms (%s ms at most) in a program of "
-            "≤ %s pages, ≤ %s ms (%s ms at most) in a 4 KB erase"
+            "a press during a save is lit and drawn late by ≤ %s ms (%s ms at most) in a "
+            "program of ≤ %s pages, ≤ %s ms (%s ms at most) in a 4 KB erase (the levers' "
+            "stamps are the PIO's: on time)"
             % (
                 program_typ,
                 program_max,
