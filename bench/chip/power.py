@@ -286,6 +286,38 @@ def hours(power_mw, cells, start_used=0):
     return total
 
 
+# A board of the clock's own instead of a Pico (an estimate, from the same residency): the
+# RP2040 alone asleep on the reference at its datasheet's DORMANT typical, 0.18 mA, with the
+# same 8 uA for a core clocked at 32.768 kHz; its flash in deep power-down (W25Q16JV: 1 uA);
+# busy as the Pico's; a nanoamp buck-boost such as TI's TPS63901 (75 nA quiescent into VIN and
+# as much into VOUT, its datasheet and TI's support forum) taken at 90 % (its curves were not
+# read here); no VSYS divider drawing (switched). `lean` also runs the HT1621s from a 32.768 kHz
+# clock (60 uA a module by their datasheet, against 150 on their RC oscillator) and drops the
+# running light (the lever's position shows the running side, as on a mechanical clock).
+CUSTOM_REF_MA = 0.18 + 0.001 + 0.008
+CUSTOM_EFFICIENCY = 0.90
+CUSTOM_CONSTANT_MA = 0.00015
+
+
+def custom_hours(stretch, board, cells, press_mj=0.0, lean=False):
+    """Hours of play of a board of the clock's own (above) from the running `stretch`."""
+    share = stretch.share
+    loads = loads_ma(stretch, board)
+    if lean:
+        loads -= LED_MA * stretch.lit.get("led", 0)
+        loads -= (0.15 - 0.06) * stretch.lit.get("ht1621_on", 0)
+    rail = (share["exec"]) * PICO_RAIL["exec"] + share["wfi"] * PICO_RAIL["wfi"]
+    rail += (share["ref"] + share["exec_ref"] + share["light"] + share["dormant"]) * CUSTOM_REF_MA
+    power = (rail + loads) * RAIL_V / CUSTOM_EFFICIENCY + press_mj / PRESS_EVERY_S
+    total = 0.0
+    used = 0
+    while used < 1000:
+        vsys = battery.vsys_at(cells, used + 2.5) / 1000 + DIODE_V  # no diode needed: the pack
+        total += 5 * USABLE_MAH / 1000 / (power / vsys + CUSTOM_CONSTANT_MA)
+        used += 5
+    return total
+
+
 def battery_figures(board, states, press_stretch, presses, board_module):
     """The JSON's battery entry for `board` from its stretches."""
     cells = getattr(board_module, "BATTERY_CELLS", 3)
@@ -328,6 +360,12 @@ def battery_figures(board, states, press_stretch, presses, board_module):
             play_mw / (tired - DIODE_V) + vsys_constant_ma(tired - DIODE_V), 4
         )
         out["hours_" + pack] = round(hours(play_mw, count), 1)
+    if running.share["ref"] > 0.5:  # a board that sleeps on the reference
+        mj = out["states"].get("press", {}).get("mj", 0.0)
+        for pack, (count, fresh, tired) in PACKS.items():
+            out["custom_hours_" + pack] = round(custom_hours(running, board, count, mj), 1)
+            lean = custom_hours(running, board, count, mj, True)
+            out["custom_lean_hours_" + pack] = round(lean, 1)
     out["ma_in_play"] = out["ma_in_play_" + own]
     out["ma_in_play_tired"] = out["ma_in_play_" + own + "_tired"]
     pico = current(running, board, PACKS[own][1] - DIODE_V)
@@ -471,6 +509,7 @@ def table(results):
     rows.append(("charging error on battery, worst", _charged))
     rows.append(("a game on battery: charging error, worst", _game))
     rows.append(("a lever or PLAY to the display back on", _wake))
+    rows.append(("a board of its own (no Pico), hours, 3 x AA / lean", _custom))
     head = "| battery (emulated RP2040, honest model) | " + " | ".join(boards) + " |"
     lines = [head, "|" + "---|" * (len(boards) + 1)]
     for label, cell in rows:
@@ -511,6 +550,10 @@ def _charged(f):
 
 def _game(f):
     return "%.0f ms of %d plies" % (f["game_worst_ms"], f["game_plies"])
+
+
+def _custom(f):
+    return "%.0f / %.0f" % (f["custom_hours_3aa"], f["custom_lean_hours_3aa"])
 
 
 def _wake(f):

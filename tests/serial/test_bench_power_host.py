@@ -140,3 +140,25 @@ def test_an_image_without_the_clock_frozen_in_gets_no_battery_figures(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "battery figures are measured on the clock's own image" in err
     assert "stock.uf2 is not one" in err
+
+
+def test_a_board_of_its_own_outlasts_the_pico_on_the_same_residency_and_lean_more_so():
+    s = stretch(10000, 20, 0, 0, ref_ms=9980, led=0.02, ht1621_on=2, ht1621_seg=30)
+    pico = power.hours(power.converter_mw(s, "pico_lcd_lp"), 3)
+    own = power.custom_hours(s, "pico_lcd_lp", 3)
+    lean = power.custom_hours(s, "pico_lcd_lp", 3, lean=True)
+    assert pico < own < lean
+    # the chip's 0.19 mA and the reference's 2 uA at 3.3 V through 90 %, no 60 uA regulator
+    # nor divider
+    bare = stretch(10000, 0, 0, 0, ref_ms=10000)
+    mw = (power.CUSTOM_REF_MA + 0.002) * 3.3 / 0.90
+    assert power.custom_hours(bare, "pico_lcd_lp", 3) == pytest.approx(
+        sum(
+            5
+            * power.USABLE_MAH
+            / 1000
+            / (mw / (power.battery.vsys_at(3, u + 2.5) / 1000 + power.DIODE_V) + 0.00015)
+            for u in range(0, 1000, 5)
+        ),
+        rel=1e-3,
+    )
