@@ -62,7 +62,7 @@ def main():
     from ui import kinds
 
     try:
-        import refsleep  # the clock's own UF2 (cmod/refsleep): a board with REF_CLOCK sleeps on it
+        import refsleep  # the own UF2 (cmod/refsleep): sleeps on a REF_CLOCK, exact light sleeps
     except ImportError:
         refsleep = None  # stock MicroPython: light sleep
     try:

@@ -477,6 +477,91 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
 }
 static MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(refsleep_sleep_obj, 2, 6, refsleep_sleep);
 
+// light(ms): a light sleep on the crystal that leaves the timer's count exact, for a board
+// without a reference (and one whose reference failed its check). machine.lightsleep(ms) brings
+// its clocks back with the SDK's clock set-up, which first moves clk_ref, and with it the tick
+// generator that drives the timer, onto the ring oscillator (nominally 6.5 MHz, 1.8 to 12 MHz
+// by the datasheet) while the PLLs lock: the timer then counts slow, and each wake loses some
+// microseconds (33 on the emulated chip, about 65 ppm at two wakes a second). Here clk_ref stays
+// on the crystal throughout: clk_sys runs from it (12 MHz) while PLL_SYS and PLL_USB are powered
+// down and the ring oscillator is off, SLEEP_EN0/1 gate everything but the timer through WFI
+// (as machine.lightsleep does: the PIO and DMA stop, and stamp an edge as the core wakes), and
+// the PLLs are locked again before clk_sys goes back on PLL_SYS. clk_usb, clk_adc and clk_rtc
+// are stopped meanwhile (the RTC, which the clock does not use, loses the sleep). Returns SLEPT
+// (the alarm) or WOKEN (another interrupt, pending as it returns).
+static mp_obj_t refsleep_light(mp_obj_t ms_in) {
+    mp_int_t ms = mp_obj_get_int(ms_in);
+    if (ms < 1 || ms > 3600000) {
+        mp_raise_ValueError(MP_ERROR_TEXT("light(ms): 1 to 3600000"));
+    }
+    if (alarm_num < 0) {
+        alarm_num = hardware_alarm_claim_unused(true);
+        hardware_alarm_set_callback(alarm_num, alarm_noop); // INTE and the NVIC line on
+    }
+    uint32_t irq = TIMER_IRQ_0 + alarm_num;
+    uint32_t bit = 1u << alarm_num;
+    uint32_t primask = save_and_disable_interrupts();
+    if (nvic_hw->ispr & nvic_hw->iser) {
+        restore_interrupts(primask);
+        return MP_OBJ_NEW_SMALL_INT(WOKEN);
+    }
+    uint32_t saved_sys = clocks_hw->clk[clk_sys].ctrl;
+    uint32_t saved_usb = clocks_hw->clk[clk_usb].ctrl;
+    uint32_t saved_adc = clocks_hw->clk[clk_adc].ctrl;
+    uint32_t saved_rtc = clocks_hw->clk[clk_rtc].ctrl;
+    uint32_t saved_rosc = rosc_hw->ctrl;
+    uint32_t saved_en0 = clocks_hw->sleep_en0;
+    uint32_t saved_en1 = clocks_hw->sleep_en1;
+    uint32_t saved_scr = scb_hw->scr;
+    hw_clear_bits(&clocks_hw->clk[clk_usb].ctrl, CLOCKS_CLK_USB_CTRL_ENABLE_BITS);
+    hw_clear_bits(&clocks_hw->clk[clk_adc].ctrl, CLOCKS_CLK_ADC_CTRL_ENABLE_BITS);
+    hw_clear_bits(&clocks_hw->clk[clk_rtc].ctrl, CLOCKS_CLK_RTC_CTRL_ENABLE_BITS);
+    // clk_sys onto clk_ref, the crystal (its SRC; AUXSRC left as it was)
+    hw_clear_bits(&clocks_hw->clk[clk_sys].ctrl, CLOCKS_CLK_SYS_CTRL_SRC_BITS);
+    while (!(clocks_hw->clk[clk_sys].selected & 1u)) {
+    }
+    pll_saved_t sys_pll, usb_pll;
+    pll_down(pll_sys_hw, &sys_pll);
+    pll_down(pll_usb_hw, &usb_pll);
+    rosc_hw->ctrl = (saved_rosc & ~ROSC_CTRL_ENABLE_BITS)
+        | (ROSC_CTRL_ENABLE_VALUE_DISABLE << ROSC_CTRL_ENABLE_LSB);
+    timer_hw->intr = bit;
+    irq_clear(irq);
+    uint32_t at = timer_hw->timerawl + (uint32_t)ms * 1000u;
+    timer_hw->alarm[alarm_num] = at;
+    clocks_hw->sleep_en0 = 0;
+    clocks_hw->sleep_en1 = CLOCKS_SLEEP_EN1_CLK_SYS_TIMER_BITS;
+    scb_hw->scr = saved_scr | M0PLUS_SCR_SLEEPDEEP_BITS;
+    int status = SLEPT;
+    while ((int32_t)(timer_hw->timerawl - at) < 0) {
+        __wfi();
+        if (nvic_hw->ispr & nvic_hw->iser & ~(1u << irq)) {
+            status = WOKEN;
+            break;
+        }
+    }
+    scb_hw->scr = saved_scr;
+    clocks_hw->sleep_en0 = saved_en0;
+    clocks_hw->sleep_en1 = saved_en1;
+    hardware_alarm_cancel(alarm_num);
+    timer_hw->intr = bit;
+    irq_clear(irq);
+    rosc_hw->ctrl = saved_rosc;
+    pll_up(pll_sys_hw, &sys_pll);
+    pll_up(pll_usb_hw, &usb_pll);
+    // clk_sys back on PLL_SYS: AUXSRC as saved while SRC is clk_ref, then SRC
+    clocks_hw->clk[clk_sys].ctrl = saved_sys & ~CLOCKS_CLK_SYS_CTRL_SRC_BITS;
+    clocks_hw->clk[clk_sys].ctrl = saved_sys;
+    while (!(clocks_hw->clk[clk_sys].selected & 2u)) {
+    }
+    clocks_hw->clk[clk_usb].ctrl = saved_usb;
+    clocks_hw->clk[clk_adc].ctrl = saved_adc;
+    clocks_hw->clk[clk_rtc].ctrl = saved_rtc;
+    restore_interrupts(primask);
+    return MP_OBJ_NEW_SMALL_INT(status);
+}
+static MP_DEFINE_CONST_FUN_OBJ_1(refsleep_light_obj, refsleep_light);
+
 static const mp_rom_map_elem_t refsleep_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_refsleep) },
     { MP_ROM_QSTR(MP_QSTR_init), MP_ROM_PTR(&refsleep_init_obj) },
@@ -484,6 +569,7 @@ static const mp_rom_map_elem_t refsleep_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR_ticks_ms), MP_ROM_PTR(&refsleep_ticks_ms_obj) },
     { MP_ROM_QSTR(MP_QSTR_ms_of), MP_ROM_PTR(&refsleep_ms_of_obj) },
     { MP_ROM_QSTR(MP_QSTR_sleep), MP_ROM_PTR(&refsleep_sleep_obj) },
+    { MP_ROM_QSTR(MP_QSTR_light), MP_ROM_PTR(&refsleep_light_obj) },
     { MP_ROM_QSTR(MP_QSTR_SLEPT), MP_ROM_INT(SLEPT) },
     { MP_ROM_QSTR(MP_QSTR_WOKEN), MP_ROM_INT(WOKEN) },
     { MP_ROM_QSTR(MP_QSTR_NO_REFERENCE), MP_ROM_INT(NO_REFERENCE) },

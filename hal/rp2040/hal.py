@@ -77,7 +77,8 @@ class Rp2040Hal:
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
     light sleep between events, dormant in standby. `refsleep` is the clock's own UF2's module of
     that name (None on stock MicroPython): a board with REF_CLOCK then sleeps on its 32.768 kHz
-    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py).
+    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py);
+    every board's light sleeps are then its refsleep.light, which keeps the timer exact.
     With `rp2` (the module: PIO and DMA) and `addressof` (uctypes.addressof) the levers' edges
     are stamped by hardware (`lever_stamps`, hal/rp2040/lever_stamps.py; in the reference's
     clock where there is one); without them, or where the board's levers are not on two GPIOs
@@ -153,8 +154,17 @@ class Rp2040Hal:
             for button in (logical.LEFT, logical.RIGHT, logical.PLAY):
                 if button in board.BUTTONS:
                     wakers[button] = board.BUTTONS[button]
+            light = getattr(refsleep, "light", None)  # the own UF2's: the timer kept exact
             self.sleeper = Sleeper(
-                machine, vbus, wakers, self.edges, ticks_ms, self.display, self.leds, reference
+                machine,
+                vbus,
+                wakers,
+                self.edges,
+                ticks_ms,
+                self.display,
+                self.leds,
+                reference,
+                light,
             )
         self._standby = False
         self._watchdog = None

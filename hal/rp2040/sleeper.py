@@ -13,9 +13,12 @@
 # With USB power (the board's VBUS sense pin high) the HAL waits in select.poll as it always did:
 # USB CDC does not survive a light sleep. On battery, a wait is one machine.lightsleep(ms):
 # clk_sys runs from the 12 MHz crystal and PLL_SYS is powered down (a Pico then draws about
-# 1.5 mA against 18 mA waiting at 125 MHz). A lever or a button ends it early: MicroPython
-# v1.28.0's rp2 port wakes lightsleep(ms) for a pin that has an IRQ handler, and every button has
-# one, which stamps the edge as it always does, so a press during a sleep is charged at its own
+# 1.5 mA against 18 mA waiting at 125 MHz). On the clock's own UF2 it is refsleep.light(ms), the
+# same sleep without the moment machine.lightsleep's wake spends with clk_ref, and so the timer,
+# on the ring oscillator (cmod/refsleep/refsleep.c): the timer loses nothing across it. A lever
+# or a button ends either early: MicroPython v1.28.0's rp2 port wakes lightsleep(ms) for a pin
+# that has an IRQ handler (refsleep.light for any enabled interrupt), and every button has one,
+# which stamps the edge as it always does, so a press during a sleep is charged at its own
 # millisecond. The VBUS pin has a handler too, so plugging USB in ends a sleep at once.
 #
 # Dormant (machine.lightsleep() without a time: the crystal stops, only armed pins wake it) is for
@@ -47,11 +50,25 @@ class Sleeper:
     `display` the display driver: its optional wait() before each sleep (bytes under way by DMA),
     its optional wake() after each (an SPI display re-inits its bus there, since MicroPython
     v1.28.0 leaves clk_peri changed after one). `leds` (hal/rp2040/leds.py): their flashes go on
-    during a sleep on the reference; `reference` a RefClock (hal/rp2040/reftime.py), or None."""
+    during a sleep on the reference; `reference` a RefClock (hal/rp2040/reftime.py), or None;
+    `light(ms)` the timed light sleep (refsleep.light on the clock's own UF2: the timer kept
+    exact), machine.lightsleep when None."""
 
-    def __init__(self, machine, vbus, wakers, edges, ticks_ms, display, leds=None, reference=None):
+    def __init__(
+        self,
+        machine,
+        vbus,
+        wakers,
+        edges,
+        ticks_ms,
+        display,
+        leds=None,
+        reference=None,
+        light=None,
+    ):
         Pin = machine.Pin
         self._lightsleep = machine.lightsleep
+        self._light = light or machine.lightsleep  # a timed light sleep
         self._mem32 = getattr(machine, "mem32", None)
         pin = Pin(vbus, Pin.IN)  # the Pico's own divider holds it: no pull
         self._vbus = pin.value
@@ -140,7 +157,7 @@ class Sleeper:
             return
         if self._settle is not None:
             self._settle()
-        self._lightsleep(timeout)
+        self._light(timeout)
         self.light = (self.light + 1) & 0x3FFFFFFF
         if self._wake is not None:
             self._wake()

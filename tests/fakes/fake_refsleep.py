@@ -19,7 +19,7 @@ _MASK = 0x3FFFFFFF
 
 
 class World:
-    """The chip's time and its refsleep module (init, offset, ticks_ms, sleep)."""
+    """The chip's time and its refsleep module (init, offset, ticks_ms, ms_of, sleep, light)."""
 
     def __init__(self, ms=0, phase_us=0):
         self.t = ms * MS  # the true time
@@ -40,6 +40,7 @@ class World:
         self.flashes = []  # (true ns, mask, lit): what a sleep did to its lights
         self.sleeps = []  # (status, ticks asked) of each sleep
         self.slept_us = 0
+        self.lights = 0  # light() calls
         self.window = None  # the last sleep's (raw_u, raw_a, raw_b, raw_v, us_ua, ms_u, us_u)
         self._window_t = None  # and its true times (t_u, t_a, t_b, t_v)
         self._sync()
@@ -75,6 +76,12 @@ class World:
     def offset(self, ms, us):
         self.off_ms = ms
         self.off_us = us
+
+    def light(self, ms):
+        """refsleep.light: machine.lightsleep's sleep with the timer kept exact (as the fake
+        machine's own, which loses nothing either), counted apart."""
+        self.lights += 1
+        fake_machine.lightsleep(ms)
 
     def raw(self, t=None):
         t = self.t if t is None else t

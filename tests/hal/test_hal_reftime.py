@@ -209,6 +209,7 @@ def test_a_missing_reference_is_noticed_before_the_sleep_which_is_a_light_one():
     for _ in range(5):
         hal.wait(add(hal.ticks_ms(), 1000))
     assert hal.reference.faults == 1 and hal.sleeper.light == 6
+    assert world.lights == 6  # refsleep.light, not machine.lightsleep: the timer kept exact
     assert clock_is_true(world)
 
 
@@ -265,3 +266,46 @@ def test_the_pins_the_board_does_not_use_are_parked_at_their_lowest_draw():
             assert word == 0, gpio  # untouched here (the pins the board uses, the Pico's own)
         else:
             assert word == 0x80, gpio  # output off; input, pull-up and pull-down off
+
+
+class NoReference:
+    NAME = "no_reference"
+    DISPLAY = "oled"
+    I2C_ID = 0
+    I2C_SDA = 4
+    I2C_SCL = 5
+    I2C_FREQ = 400000
+    OLED_ADDRESS = 0x3C
+    BUTTONS = Board.BUTTONS
+    LEDS = Board.LEDS
+    BUZZER = 13
+    BATTERY_ADC = 29
+    VBUS_SENSE = 24
+    WATCHDOG_MS = 5000
+    STORAGE_ROOT = "/"
+
+
+def test_on_the_own_uf2_a_board_without_a_reference_sleeps_lightly_through_refsleep():
+    m.reset()
+    world = World(1000)
+    m.bus(0).attach(0x3C, Ssd1306Panel())
+    m.set_vbus(False)
+    select = FakeSelect(world)
+    world.select = select
+    fs = FakeFs()
+    hal = Rp2040Hal(
+        m,
+        NoReference,
+        world.ticks_ms,
+        world.sleep_us,
+        fs=fs,
+        opener=fs.open,
+        select=select,
+        io=io,
+        display=driver_for,
+        refsleep=world,
+    )
+    assert hal.reference is None and hal.ticks_ms == world.ticks_ms
+    hal.wait(add(hal.ticks_ms(), 1000))
+    assert world.lights == 1 and hal.sleeper.light == 1 and world.sleeps == []
+    assert m.state.sleeps[-1] is not None and clock_is_true(world)
