@@ -389,10 +389,10 @@ def board_module(board):
 def battery_game(bench, chip, board, plies, say):
     """A game of `plies` on battery, each reply 300 to 1,999 ms after the last edge (so the
     edges fall at every point of the chip's sleeps and wakes), its record checked against the
-    emulated milliseconds of the edges; the worst error and the plies checked."""
+    emulated milliseconds of the edges; the worst error and the plies checked. The game is
+    left running (bench.new_game ends it for whatever plays next)."""
     chip.drive(VBUS, 1)
-    number = int(bench.ok("PRESET REPLACE b-game = %s" % GAME_SPEC).split()[1])
-    bench.ok("PRESET USE %d" % number)
+    bench.new_game(GAME_SPEC, "b-game")  # from whatever the states before left (a flag, off)
     chip.drive(VBUS, 0)
     chip.run(SETTLE_MS)
     say("  %s: on battery: a %d-ply game" % (board, plies))
@@ -406,7 +406,6 @@ def battery_game(bench, chip, board, plies, say):
     charged = len(bench.charges)
     bench.charge_check(edges)
     errors = bench.charges[charged:]
-    bench.ok("NEW")
     return max((abs(e) for e in errors), default=None), len(errors)
 
 
