@@ -88,7 +88,7 @@ def main():
     vfs.mount(vfs.VfsLfs2(flash, progsize=PAGE), "/flash")
     storage = Storage("/flash/data", os, open)
     Presets(storage).save()
-    Settings(storage).save()
+    Settings(storage).store(False, None)
     game = Game(notation.parse(SPEC), Record())
     now = 1000
     game.start(now, 0)

@@ -37,6 +37,7 @@ class Chip:
         ht1621="",
         ref="",
         flash_timing="typ",
+        options=(),
     ):
         self.timeout = timeout
         self.output = bytearray()
@@ -51,6 +52,7 @@ class Chip:
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
         command += ["--ht1621", ht1621, "--ref", str(ref), "--flash-timing", flash_timing]
+        command += list(options)  # options: faults.mjs's, say
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

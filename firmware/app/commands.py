@@ -326,6 +326,7 @@ def state(app, now):
         "entries": app.record.length,
         "stamp": now,
         "store": app.store_problem,
+        "display": app.display_health(),
     }
     reference = getattr(app.hal, "reference", None)  # a board that sleeps on a 32.768 kHz one
     if reference is not None:
