@@ -272,6 +272,33 @@ def current(stretch, board, vsys):
     return total, total - others / vsys, others / vsys
 
 
+PARTS = ("pico_asleep", "pico_awake", "display", "lights", "reference", "presses", "vsys")
+
+
+def parts_mw(stretch, board, press_mj, vsys):
+    """What the power in play is made of, in mW from the pack at `vsys`: the Pico board asleep
+    (light, on the reference, dormant) and awake (executing at 125 or 12 MHz, WFI), the display,
+    the lights, the reference, the presses (`press_mj` each), and what VSYS feeds directly (the
+    regulator's quiescent current, the ADC divider). Each state's converter losses are shared
+    among its loads by their currents."""
+    kind_ma = {
+        "display": display_ma(stretch, board),
+        "lights": LED_MA * stretch.lit.get("led", 0),
+        "reference": REFERENCE_MA.get(board, 0),
+    }
+    loads = sum(kind_ma.values())
+    out = dict.fromkeys(PARTS, 0.0)
+    names = ("exec", "wfi", "light", "dormant", "ref")
+    for name, (share, ma) in zip(names, pico_states(stretch)):
+        mw_per_ma = share * RAIL_V / efficiency(ma + loads)
+        out["pico_awake" if name in ("exec", "wfi") else "pico_asleep"] += mw_per_ma * ma
+        for kind, kma in kind_ma.items():
+            out[kind] += mw_per_ma * kma
+    out["presses"] = press_mj / PRESS_EVERY_S
+    out["vsys"] = vsys_constant_ma(vsys) * vsys
+    return out
+
+
 def hours(power_mw, cells, start_used=0):
     """Hours of play at a converter power of `power_mw` from `start_used` per mille of the
     capacity to the end of the curve (1.0 V a cell), at the current of each voltage."""
@@ -366,6 +393,12 @@ def battery_figures(board, states, press_stretch, presses, board_module):
             out["custom_hours_" + pack] = round(custom_hours(running, board, count, mj), 1)
             lean = custom_hours(running, board, count, mj, True)
             out["custom_lean_hours_" + pack] = round(lean, 1)
+    mj = out["states"].get("press", {}).get("mj", 0.0)
+    parts = parts_mw(running, board, mj, PACKS[own][1] - DIODE_V)
+    out["parts_mw"] = {key: round(value, 3) for key, value in parts.items()}
+    # the most a Pico board can give: asleep all the time at the share it slept here, the rest
+    # (awake, display, lights, presses) gone
+    out["hours_pico_asleep_alone"] = round(hours(parts["pico_asleep"], cells), 1)
     out["ma_in_play"] = out["ma_in_play_" + own]
     out["ma_in_play_tired"] = out["ma_in_play_" + own + "_tired"]
     pico = current(running, board, PACKS[own][1] - DIODE_V)
@@ -509,6 +542,8 @@ def table(results):
     rows.append(("a game on battery: charging error, worst", _game))
     rows.append(("a lever or PLAY to the display back on", _wake))
     rows.append(("a board of its own (no Pico), hours, 3 x AA / lean", _custom))
+    rows.append(("in play, mW: " + " / ".join(_PART_NAMES), _parts))
+    rows.append(("hours if the Pico asleep were all (own pack)", _asleep_alone))
     head = "| battery (emulated RP2040, honest model) | " + " | ".join(boards) + " |"
     lines = [head, "|" + "---|" * (len(boards) + 1)]
     for label, cell in rows:
@@ -553,6 +588,17 @@ def _game(f):
 
 def _custom(f):
     return "%.0f / %.0f" % (f["custom_hours_3aa"], f["custom_lean_hours_3aa"])
+
+
+_PART_NAMES = ("Pico asleep", "awake", "display", "lights", "reference", "presses", "VSYS")
+
+
+def _parts(f):
+    return " / ".join("%.2f" % f["parts_mw"][key] for key in PARTS)
+
+
+def _asleep_alone(f):
+    return "%.0f" % f["hours_pico_asleep_alone"]
 
 
 def _wake(f):

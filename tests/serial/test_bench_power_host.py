@@ -162,3 +162,31 @@ def test_a_board_of_its_own_outlasts_the_pico_on_the_same_residency_and_lean_mor
         ),
         rel=1e-3,
     )
+
+
+def test_what_the_power_in_play_is_made_of_adds_up_to_it():
+    import boards.pico_lcd_lp as board
+
+    running = stretch(
+        20000, 0, 0, 0, ref_ms=19700, exec_ref_ms=100, led=0.02, ht1621_on=2, ht1621_seg=30
+    )
+    running.share["exec"] = 0.01  # 200 ms at 125 MHz, taken from the reference's share
+    running.share["ref"] -= 0.01
+    presses = stretch(20000, 0, 0, 0, ref_ms=19600, exec_ref_ms=100, ht1621_on=2)
+    presses.share["exec"] = 0.015
+    presses.share["ref"] -= 0.015
+    out = power.battery_figures("pico_lcd_lp", {"running": running}, presses, 10, board)
+    parts = out["parts_mw"]
+    vsys = 4.5 - 0.2
+    assert sum(parts.values()) == pytest.approx(
+        out["play_mw"] + power.vsys_constant_ma(vsys) * vsys, abs=0.01
+    )
+    assert parts["vsys"] == pytest.approx((0.060 + vsys / 300) * vsys, abs=0.001)
+    assert parts["presses"] == pytest.approx(out["states"]["press"]["mj"] / 30, abs=0.001)
+    # the lights: 2 % of 4.2 mA through the regulator at the load of each state
+    assert parts["lights"] == pytest.approx(0.02 * 4.2 * 3.3 / 0.70, rel=0.05)
+    assert parts["reference"] == pytest.approx(0.002 * 3.3 / 0.70, rel=0.05)
+    assert parts["pico_asleep"] > parts["display"] > parts["lights"] > parts["reference"] > 0
+    assert out["hours_pico_asleep_alone"] == pytest.approx(
+        power.hours(parts["pico_asleep"], 3), abs=0.1
+    )
