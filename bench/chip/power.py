@@ -501,7 +501,8 @@ def measure(bench, chip, board, say, plies=None):
         wake = bench.presses.pop()["ms"]  # the display back on: not a figure of play
     chip.drive(VBUS, 1)
     chip.run(3000)
-    game = battery_game(bench, chip, board, plies, say) if plies else (None, 0)
+    # the game needs bench.new_game's SET and MINUS: pico_minimal's one button cannot end a game
+    game = battery_game(bench, chip, board, plies, say) if plies and has_set else (None, 0)
     out = battery_figures(board, states, press_stretch, presses, module)
     out["game_worst_ms"], out["game_plies"] = game
     out["wake_to_display_ms"] = wake
