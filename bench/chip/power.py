@@ -580,11 +580,11 @@ def _after_sleep(f):
 
 
 def _charged(f):
-    return "%.0f ms of %d" % (f["charge_worst_on_battery_ms"], f["charges_on_battery"])
+    return "%.2f ms of %d" % (f["charge_worst_on_battery_ms"], f["charges_on_battery"])
 
 
 def _game(f):
-    return "%.0f ms of %d plies" % (f["game_worst_ms"], f["game_plies"])
+    return "%.2f ms of %d plies" % (f["game_worst_ms"], f["game_plies"])
 
 
 def _custom(f):
