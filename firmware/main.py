@@ -62,6 +62,10 @@ def main():
     from ui import kinds
 
     try:
+        import refsleep  # the own UF2 (cmod/refsleep): sleeps on a REF_CLOCK, exact light sleeps
+    except ImportError:
+        refsleep = None  # stock MicroPython: light sleep
+    try:
         import rp2
         import uctypes
     except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
@@ -77,6 +81,7 @@ def main():
             io=io,
             display=kinds.driver_for,
             checked=True,  # board_problem() above
+            refsleep=refsleep,
             rp2=rp2,
             addressof=uctypes and uctypes.addressof,
         )

@@ -707,6 +707,11 @@ class ClockApp:
             self._pending &= ~_PLAN
             return self._wake_at
         wait = _MAX_SLEEP_MS
+        if self.status.on_battery:
+            # On battery nothing but the next look at the supply needs a pass that nothing else
+            # asked for (each wake costs the crystal's start and a pass at 125 MHz); a pass
+            # within the second takes the look too.
+            wait = max(wait, _BATTERY_EVERY_MS - ticks.diff(now, self._battery_at))
         game = self.game
         if game.state() == RUNNING:
             event = game.next_event(now)

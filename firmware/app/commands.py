@@ -350,6 +350,13 @@ def state(app, now):
         doc["board"] = hall.board
         doc["seq"] = hall.seq
         doc["outbox"] = len(hall.outbox)
+    reference = getattr(app.hal, "reference", None)  # a board that sleeps on a 32.768 kHz one
+    if reference is not None:
+        doc["reference"] = {
+            "sleeps": reference.sleeps,
+            "faults": reference.faults,
+            "lost": reference.lost,
+        }
     _rates(game, now, doc)
     return doc
 
