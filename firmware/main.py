@@ -62,6 +62,13 @@ def main():
     from ui import kinds
 
     try:
+        from rp2 import Flash  # the filesystem's flash: the game's slot ring is in it
+
+        flash = Flash()
+    except ImportError:
+        flash = None
+
+    try:
         hal = Rp2040Hal(
             machine,
             board,
@@ -72,6 +79,7 @@ def main():
             io=io,
             display=kinds.driver_for,
             checked=True,  # board_problem() above
+            flash=flash,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)

@@ -33,7 +33,9 @@ class Rp2040Hal:
     watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
     be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
-    light sleep between events, dormant in standby."""
+    light sleep between events, dormant in standby. `flash` is rp2.Flash(), the device under
+    the filesystem: the game's slot ring is found in it (hal/lfs_slots.py), else `slots` is
+    None and the files take every save."""
 
     def __init__(
         self,
@@ -49,6 +51,7 @@ class Rp2040Hal:
         io,
         display,
         checked=False,
+        flash=None,
     ):
         _emergency_buffer()
         if not checked:
@@ -70,6 +73,11 @@ class Rp2040Hal:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
         self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
+        self.slots = None
+        if flash is not None:
+            from hal import lfs_slots
+
+            self.slots = lfs_slots.open_ring(fs or os, opener or open, flash, board.STORAGE_ROOT)
         self.serial = None
         self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
