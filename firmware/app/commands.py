@@ -326,6 +326,8 @@ def state(app, now):
         "entries": app.record.length,
         "stamp": now,
         "store": app.store_problem,
+        "saves": app.store.mode(),
+        "slots": app.store.ready(),
     }
     _rates(game, now, doc)
     return doc
