@@ -155,6 +155,7 @@ class SlotRing:
         self._end[index] = at
         if high > self.top:
             self.top = high
+            self._last = index  # the next records go to the slot after the newest
         if low >= 0:
             self._state[index] = USED
         elif self._erased(block, START):

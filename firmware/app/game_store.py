@@ -61,11 +61,19 @@ class GameStore:
             self.slow = True  # the ring is full: the files, till no clock runs
         elif game.state() != RUNNING:
             self.slow = False
-        self.seq += 1
+        self._take_seq()
         error = saved.save(self.storage, spec, left_player, game, now, self.seq)
         if error is None:
             self._filed()
         return error
+
+    def _take_seq(self):
+        """The next number, for the files: the ring's chain cannot go on past it (its next
+        record would not follow its last), so its next save begins a chain, whether or not
+        the files take this one."""
+        self.seq += 1
+        if self._slots is not None:
+            self._slots.restart()
 
     def _renumber(self):
         if self.ring.top > self.seq:
@@ -74,8 +82,7 @@ class GameStore:
     def _filed(self):
         """The files hold the newest save: every record of the ring is older."""
         self._stuck = False
-        if self._slots is not None:
-            self._slots.restart()
+        if self.ring is not None:
             self.ring.release(self.seq)
 
     def retire(self):
@@ -83,7 +90,7 @@ class GameStore:
         the OSError of a store that refused, else None."""
         if self.ring is None:
             return saved.retire(self.storage)
-        self.seq += 1
+        self._take_seq()
         error = saved.retire(self.storage, self.seq, self.ring.top)
         if error is None:
             self._filed()

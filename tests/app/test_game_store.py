@@ -176,3 +176,25 @@ def test_a_two_hour_400_ply_game_takes_less_than_half_the_boards_ring():
     assert spec_read == spec and left == 0 and read.plies() == 400
     assert record.length == 400 and not record.cut
     assert read.view(0, 0, View()).time_ms == game.view(0, now, View()).time_ms
+
+
+def test_a_save_the_files_refused_between_two_runs_of_play_breaks_no_chain():
+    # The refused save took a number: the ring's next save must begin a chain of its own, or
+    # its records would not follow the last and none of them would read back.
+    fs = FakeFs()
+    clock = SerialClock(preset="Blitz 5+3", fs=fs)
+    now = bullet(clock, 7)
+    fs.refuse_after = 0
+    clock.press(b.PLAY, now + 1000)  # the pause's save to the files: refused
+    clock.run_until(now + 1200)
+    assert clock.app.store_problem == "the store is full"
+    fs.refuse_after = None
+    clock.press(b.PLAY, now + 4500)  # its note gone, resumed before the retry: the ring again
+    clock.press(b.RIGHT, now + 5000)
+    clock.press(b.LEFT, now + 5500)
+    clock.run_until(now + 5500)  # the times as the last press's save holds them
+    assert clock.state() == "running" and clock.app.game.plies() == 9
+    left, right = clock.view(0).time_ms, clock.view(1).time_ms
+    again = SerialClock(fs=fs.copy(), start=100)
+    assert again.app.store.from_slots and again.app.game.plies() == 9
+    assert (again.view(0).time_ms, again.view(1).time_ms) == (left, right)
