@@ -39,13 +39,14 @@ _ENOENT = const(2)
 def open_ring(fs, opener, device, root, count=COUNT):
     """The SlotRing of the files in `root`/slots on `device` (rp2.Flash()), which the littlefs
     that `fs` (os) reaches must span; None where it does not (the ring then cannot find them)."""
+    maker = _Maker(fs, opener, device, root.rstrip("/") + "/" + FOLDER, count)
     try:
+        _folders(fs, root)  # a first start: the storage folder is not there yet
         shape = fs.statvfs(root)
     except (AttributeError, OSError):
         return None
     if shape[0] != BLOCK or shape[2] != device.ioctl(_BLOCK_COUNT, 0):
         return None
-    maker = _Maker(fs, opener, device, root.rstrip("/") + "/" + FOLDER, count)
     wanted = [maker.stored(index) for index in range(count)]
     found = maker.locate(wanted)
     slots = []
@@ -110,7 +111,7 @@ class _Maker:
             except OSError as error:
                 if not error.args or error.args[0] != _ENOENT:
                     raise
-            self._folders()
+            _folders(fs, self._folder)
             page = bytearray(b"\xff" * PAGE)
             page[:HEADER] = made
             with self._open(path, "wb") as f:
@@ -125,12 +126,14 @@ class _Maker:
         block = self.locate(wanted)[index]
         return None if block < 0 else (block, made)
 
-    def _folders(self):
-        path = ""
-        for part in self._folder.split("/"):
-            if part:
-                path += "/" + part
-                try:
-                    self._fs.stat(path)
-                except OSError:
-                    self._fs.mkdir(path)
+
+def _folders(fs, folder):
+    """Make `folder` and the folders above it that are missing."""
+    path = ""
+    for part in folder.split("/"):
+        if part:
+            path += "/" + part
+            try:
+                fs.stat(path)
+            except OSError:
+                fs.mkdir(path)

@@ -4,6 +4,7 @@
 # fake. Thousands of slot writes and erases among the files' own writes, and power cuts in both:
 # the filesystem mounts after each, its files read back as written (old or new), the ring's
 # newest save is the last whole one, and a slot lost or copied is made anew.
+import gc
 import os
 
 import vfs
@@ -61,6 +62,11 @@ def mount(flash):
 
 
 def fresh():
+    try:
+        vfs.umount(MOUNT)
+    except OSError:
+        pass
+    gc.collect()  # the last test's flash goes before this one's
     flash = FakeNor(BLOCKS)
     vfs.VfsLfs2.mkfs(flash, progsize=256)
     mount(flash)
@@ -110,9 +116,16 @@ def test_a_first_boot_makes_the_slots_one_a_tidy_and_finds_their_blocks_again():
 
 
 def test_a_filesystem_that_is_not_littlefs_on_this_flash_gets_no_ring():
+    fresh()
+    assert lfs_slots.open_ring(os, open, FakeNor(2), ROOT, COUNT) is None  # not its 96 blocks
+
+
+def test_a_first_start_without_the_storage_folder_makes_it_and_its_ring():
     flash = fresh()
-    assert lfs_slots.open_ring(os, open, FakeNor(BLOCKS + 1), ROOT, COUNT) is None
-    assert lfs_slots.open_ring(os, open, flash, "/no/such/folder", COUNT) is None
+    ring = lfs_slots.open_ring(os, open, flash, MOUNT + "/new/data", COUNT)
+    assert ring is not None and os.stat(MOUNT + "/new/data")[0] & 0x4000
+    tidied(ring)
+    assert ring.ready() == COUNT
 
 
 def _write_files(storage, rng, kept, count):
