@@ -30,7 +30,9 @@ HEADER = const(20)  # a slot's header: who made it (16 bytes), then their CRC-32
 START = const(32)  # the first record's offset in a block
 FRAME = const(7)  # flags, length, seq
 _CRC = const(4)
-MAX_PAYLOAD = const(1024)  # a record's payload at most; a longer save takes several records
+MAX_PAYLOAD = const(
+    245
+)  # a record, framing and all, fits a page; a longer save takes several records
 BASE = const(1)  # the record begins a chain
 END = const(2)  # the record ends a save
 _ERASE = const(6)  # ioctl: erase a block

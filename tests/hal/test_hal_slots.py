@@ -61,13 +61,13 @@ def put(ring, seq, flags, text):
 
 
 def old_chain(ring):
-    """Records 1 to 5, a chain of 5 KB: block 0 full, block 1 begun; then a chain of its own
-    from 6, in block 1. Returns 6."""
-    put(ring, 1, BASE | END, "o" * 1000)
-    for seq in range(2, 6):
-        put(ring, seq, END, "o" * 1000)
-    put(ring, 6, BASE | END, "new")
-    return 6
+    """Records 1 to 20, a chain of 5 KB: block 0 full, block 1 begun; then a chain of its own
+    from 21, in block 1. Returns 21."""
+    put(ring, 1, BASE | END, "o" * 240)
+    for seq in range(2, 21):
+        put(ring, seq, END, "o" * 240)
+    put(ring, 21, BASE | END, "new")
+    return 21
 
 
 def saves(ring):
