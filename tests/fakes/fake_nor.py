@@ -17,7 +17,14 @@ BLOCK = 4096
 class FakeNor:
     def __init__(self, blocks, power=None, data=None):
         self.blocks = blocks
-        self.data = bytearray(b"\xff" * (blocks * BLOCK)) if data is None else bytearray(data)
+        if data is None:
+            data = bytearray(blocks * BLOCK)  # one allocation: the tests' heaps are small
+            erased = b"\xff" * BLOCK
+            for block in range(blocks):
+                data[block * BLOCK : (block + 1) * BLOCK] = erased
+        else:
+            data = bytearray(data)
+        self.data = data
         self.power = power
         self.erase_down = False
         self.silent = False
