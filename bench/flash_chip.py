@@ -6,11 +6,13 @@
 #
 # Boots the image (the own UF2: it starts the clock by itself), waits for the first start's
 # work (the slot files made, the ring formatted), then plays a G/90/30 game of `plies` presses,
-# most 1.5 s apart and every 25th 21 s (two of the 10 s saves of a move in it), and pauses it.
-# Prints the flash operations of the play (from the first press to the pass after the last)
-# and of the 20 s after the pause, each as erases, programs and the bytes programmed, and
+# most 1.5 s apart and every 25th 21 s (two of the 10 s saves of a move in it), and resets the
+# chip mid-move, as a power cut would. Prints the flash operations of the play (from the first
+# press to the pass after the last) and of the 20 s after the reset (the game read back, saved
+# to the files, the ring erased), each as erases, programs and the bytes programmed, and
 # the longest a single one kept interrupts off (the emulator's `ms`, where its flash timing
-# gives one). An emulator whose events do not say erase or program counts them together.
+# gives one), and the live heap in play at its most (MEM every 50 plies: a collection, then
+# gc.mem_alloc). An emulator whose events do not say erase or program counts them together.
 import argparse
 import collections
 import json
@@ -50,7 +52,10 @@ def main():
         counts.take()
         counts.reset()
         pin = RIGHT
+        heap = 0
         for ply in range(args.plies + 1):
+            if ply % 50 == 49:
+                heap = max(heap, json.loads(ask(chip, "MEM")[3:])["used"])
             chip.press(pin)
             chip.run(HOLD_MS)
             chip.release(pin)
@@ -60,21 +65,28 @@ def main():
         state = json.loads(ask(chip, "STATE")[3:])
         play = counts.report("play, %d plies" % args.plies)
         counts.reset()
-        chip.press(PLAY)
-        chip.run(HOLD_MS)
-        chip.release(PLAY)
+        reset = chip.send("reset")["t"]
         chip.run(20000)
         counts.take()
-        after = counts.report("after the pause, 20 s")
+        drawn = []  # the first burst of display writes (10 ms apart at most) after the reset
+        for event in counts.display:
+            if event["t"] > reset and (not drawn or event["t"] - drawn[-1] <= 10):
+                drawn.append(event["t"])
+        after = counts.report("after a reset mid-move, 20 s")
+        again = json.loads(ask(chip, "STATE")[3:])
     print(
         json.dumps(
             {
                 "firmware": firmware,
                 "plies": state.get("plies"),
+                "heap_in_play": heap,
                 "saves": state.get("saves"),
                 "first_start": first,
                 "play": play,
-                "after_pause": after,
+                "after_reset": after,
+                "reset_to_first_picture_ms": round(drawn[-1] - reset, 1) if drawn else None,
+                "after_reset_state": again.get("state"),
+                "after_reset_plies": again.get("plies"),
             },
             indent=1,
         )
@@ -104,12 +116,15 @@ class Counts:
         self.reset()
 
     def reset(self):
+        self.display = []
         self.ops = collections.Counter()
         self.bytes = collections.Counter()
         self.longest = collections.Counter()
 
     def take(self):
         for event in self.chip.events():
+            if event.get("ev") == "i2c":
+                self.display.append(event)
             if event.get("ev") != "flash":
                 continue
             op = event.get("op", "erase or program")
