@@ -21,6 +21,7 @@
 # no clock runs: on the RP2040 an erase keeps interrupts off for 45 ms (400 ms at most).
 import binascii
 import struct
+from array import array
 
 from micropython import const
 
@@ -81,12 +82,13 @@ class SlotRing:
         self._maker = maker
         count = len(slots)
         self.count = count
-        self._blocks = [-1] * count
-        self._headers = [b""] * count
+        # Per slot (arrays and one buffer of headers: a few objects, not a hundred).
+        self._blocks = array("i", [-1] * count)
+        self._headers = memoryview(bytearray(count * HEADER))
         self._state = bytearray(count)
-        self._low = [-1] * count  # seq of a block's first record
-        self._high = [-1] * count  # seq of its last
-        self._end = [START] * count  # offset after its last record
+        self._low = array("i", [-1] * count)  # seq of a block's first record
+        self._high = array("i", [-1] * count)  # seq of its last
+        self._end = array("i", [START] * count)  # offset after its last record
         self._open = -1
         self._last = -1  # the slot opened last: the next one after it is taken (wear)
         self._page = bytearray(_ERASED)
@@ -102,7 +104,7 @@ class SlotRing:
                 self._state[index] = LOST
             else:
                 self._blocks[index] = slot[0]
-                self._headers[index] = slot[1]
+                self._headers[index * HEADER : (index + 1) * HEADER] = slot[1]
                 self._scan(index)
 
     # --- reading ---------------------------------------------------------------------------
@@ -114,7 +116,7 @@ class SlotRing:
             return False
         check = self._check
         self.device.readblocks(block, check, 0)
-        return check == self._headers[index]
+        return check == self._headers[index * HEADER : (index + 1) * HEADER]
 
     def _frame(self, block, at):
         """The record at `at` read into the record buffer: (flags, length, seq), or None where
@@ -345,7 +347,8 @@ class SlotRing:
                     if made is None:
                         state[index] = GONE
                     else:
-                        self._blocks[index], self._headers[index] = made
+                        self._blocks[index] = made[0]
+                        self._headers[index * HEADER : (index + 1) * HEADER] = made[1]
                         self._scan(index)
                         if state[index] == LOST:
                             state[index] = GONE  # made, yet not found: not again this boot
@@ -355,7 +358,7 @@ class SlotRing:
     def _erase(self, index):
         block = self._blocks[index]
         page = self._page
-        page[:HEADER] = self._headers[index]
+        page[:HEADER] = self._headers[index * HEADER : (index + 1) * HEADER]
         try:
             self.device.ioctl(_ERASE, block)
             self.device.writeblocks(block, page, 0)
