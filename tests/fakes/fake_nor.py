@@ -15,16 +15,17 @@ BLOCK = 4096
 
 
 class FakeNor:
-    def __init__(self, blocks, power=None, data=None):
+    """`sectors[n]`: block n's bytes (a bytearray a block: no large allocation, which the unix
+    port's fragmented heap may not have in one piece)."""
+
+    def __init__(self, blocks, power=None, sectors=None):
         self.blocks = blocks
-        if data is None:
-            data = bytearray(blocks * BLOCK)  # one allocation: the tests' heaps are small
+        if sectors is None:
             erased = b"\xff" * BLOCK
-            for block in range(blocks):
-                data[block * BLOCK : (block + 1) * BLOCK] = erased
+            sectors = [bytearray(erased) for _ in range(blocks)]
         else:
-            data = bytearray(data)
-        self.data = data
+            sectors = [bytearray(sector) for sector in sectors]
+        self.sectors = sectors
         self.power = power
         self.erase_down = False
         self.silent = False
@@ -33,9 +34,13 @@ class FakeNor:
         self.bytes_programmed = 0
 
     def copy(self, power=None):
-        other = FakeNor(self.blocks, power, self.data)
+        other = FakeNor(self.blocks, power, self.sectors)
         other.erase_down = self.erase_down
         return other
+
+    def image(self):
+        """The whole flash's bytes."""
+        return b"".join([bytes(sector) for sector in self.sectors])
 
     def _alive(self):
         if self.power is not None and self.power.dead and not self.silent:
@@ -68,8 +73,7 @@ class FakeNor:
     def readblocks(self, block, buf, offset=0):
         self._alive()
         self._check(block, offset, len(buf))
-        start = block * BLOCK + offset
-        buf[:] = self.data[start : start + len(buf)]
+        buf[:] = self.sectors[block][offset : offset + len(buf)]
 
     def writeblocks(self, block, buf, offset=None):
         self._alive()
@@ -78,16 +82,15 @@ class FakeNor:
             offset = 0
         self._check(block, offset, len(buf))
         self.programs += 1
-        start = block * BLOCK + offset
-        data = self.data
+        sector = self.sectors[block]
         changed = False
         for index in range(len(buf)):
-            old = data[start + index]
+            old = sector[offset + index]
             new = old & buf[index]
             if new != old:
                 if not self._step():
                     return
-                data[start + index] = new
+                sector[offset + index] = new
                 self.bytes_programmed += 1
                 changed = True
         if changed and self.power is not None:
@@ -96,17 +99,16 @@ class FakeNor:
     def _erase(self, block):
         self._check(block, 0, BLOCK)
         self.erases += 1
-        start = block * BLOCK
-        data = self.data
+        sector = self.sectors[block]
         if self.power is None:
-            data[start : start + BLOCK] = b"\xff" * BLOCK
+            sector[:] = b"\xff" * BLOCK
             return
         order = range(BLOCK - 1, -1, -1) if self.erase_down else range(BLOCK)
         for index in order:
-            if data[start + index] != 0xFF:
+            if sector[index] != 0xFF:
                 if not self._step():
                     return
-                data[start + index] = 0xFF
+                sector[index] = 0xFF
 
     def ioctl(self, op, arg):
         self._alive()

@@ -89,9 +89,8 @@ def test_a_fresh_flash_is_formatted_by_tidy_one_block_a_call():
     assert ring.tidy() and ring.ready() == 1
     assert ring.tidy() and ring.tidy() and not ring.tidy() and ring.ready() == 3
     for block in range(3):
-        start = block * BLOCK
-        assert flash.data[start : start + 20] == header(block, bytes(8))
-        assert flash.data[start + 20 : start + BLOCK] == b"\xff" * (BLOCK - 20)
+        assert flash.sectors[block][:20] == header(block, bytes(8))
+        assert flash.sectors[block][20:] == b"\xff" * (BLOCK - 20)
     assert flash.erases == 3
 
 
@@ -139,9 +138,9 @@ def test_a_full_ring_says_so_and_writes_nothing():
     seq = 1
     while put(ring, seq, END if seq > 1 else BASE | END, "z" * MAX_PAYLOAD):
         seq += 1
-    before = bytes(flash.data)
+    before = flash.image()
     assert not put(ring, seq, END, "z")
-    assert bytes(flash.data) == before and ring.room() < MAX_PAYLOAD + 11
+    assert flash.image() == before and ring.room() < MAX_PAYLOAD + 11
     assert ring.newest() == (1, seq - 1)
 
 
@@ -151,7 +150,7 @@ def test_a_boot_writes_no_more_into_a_block_it_found_records_in():
     again = whole_device(flash, 3)
     put(again, 2, END, "b")
     assert again._state[0] == USED and again._open == 1  # "b" went to the next block
-    assert flash.data[START + 12 : START + 40] == b"\xff" * 28  # nothing after "a"'s record
+    assert flash.sectors[0][START + 12 : START + 40] == b"\xff" * 28  # nothing after "a"'s
     assert again.newest() == (1, 2) and newest_text(again) == "ab"
 
 
@@ -238,10 +237,10 @@ def _cut_an_erase_at_every_byte(erase_down, owned):
         else:
             assert state in (DIRTY, LOST, READY), (budget, state)
             if state == LOST:  # its header gone: never touched till a maker makes it anew
-                before = bytes(flash.data[:BLOCK])
+                before = bytes(flash.sectors[0])
                 while again.tidy():
                     pass
-                assert bytes(flash.data[:BLOCK]) == before
+                assert bytes(flash.sectors[0]) == before
         budget += 1
     return budget
 
@@ -261,17 +260,17 @@ def test_a_block_whose_header_changed_is_never_programmed_nor_erased():
     slots = [(block, header(block, bytes(8))) for block in range(3)]
     board = SlotRing(flash, slots, False)
     new = old_chain(board)
-    flash.data[3] = 0  # block 0 is no longer the ring's (a file's now, say)
+    flash.sectors[0][3] = 0  # block 0 is no longer the ring's (a file's now, say)
     board.release(new + 1)
-    before = bytes(flash.data[:BLOCK])
+    before = bytes(flash.sectors[0])
     while board.tidy():
         pass
-    assert board._state[0] == LOST and bytes(flash.data[:BLOCK]) == before
+    assert board._state[0] == LOST and bytes(flash.sectors[0]) == before
     assert board._state[1] == READY  # its own block, erased
-    flash.data[2 * BLOCK + 3] = 0  # and block 2 too, before its first record
+    flash.sectors[2][3] = 0  # and block 2 too, before its first record
     assert board._take() == 2
     assert raises(OSError, put, board, new + 1, BASE | END, "c").args[0] == 5
-    assert board._state[2] == LOST and flash.data[2 * BLOCK + START] == 0xFF
+    assert board._state[2] == LOST and flash.sectors[2][START] == 0xFF
 
 
 def test_a_refused_program_closes_the_block_only_if_it_changed_a_byte():

@@ -61,7 +61,7 @@ def mount(flash):
     vfs.mount(vfs.VfsLfs2(flash, progsize=256), MOUNT)
 
 
-_FLASH = []  # one flash for every test: 256 KB in one piece is not always there to take
+_FLASH = []  # one flash for every test
 
 
 def fresh():
@@ -74,8 +74,8 @@ def fresh():
         _FLASH.append(FakeNor(BLOCKS))
     flash = _FLASH[0]
     erased = b"\xff" * BLOCK
-    for block in range(BLOCKS):
-        flash.data[block * BLOCK : (block + 1) * BLOCK] = erased
+    for sector in flash.sectors:
+        sector[:] = erased
     flash.power = None
     flash.silent = flash.erase_down = False
     vfs.VfsLfs2.mkfs(flash, progsize=256)
@@ -309,7 +309,7 @@ def test_a_slot_whose_header_a_cut_erased_is_made_anew_and_littlefs_is_whole():
     power = Power()
     power.budget = 12  # the erase cut in its first bytes: the header gone, the file there
     flash.power = power
-    flash.data[block * BLOCK + 40] = 0  # a byte for the erase to change besides the record's
+    flash.sectors[block][40] = 0  # a byte for the erase to change besides the record's
     raises(PowerCut, ring.tidy)
     flash.power = None
     mount(flash)
