@@ -31,9 +31,9 @@ HEADER = const(20)  # a slot's header: who made it (16 bytes), then their CRC-32
 START = const(32)  # the first record's offset in a block
 FRAME = const(7)  # flags, length, seq
 _CRC = const(4)
-MAX_PAYLOAD = const(
-    245
-)  # a record, framing and all, fits a page; a longer save takes several records
+# A record's payload at most: the record, framing and all, fits a page; a longer save takes
+# several records.
+MAX_PAYLOAD = const(245)
 BASE = const(1)  # the record begins a chain
 END = const(2)  # the record ends a save
 _ERASE = const(6)  # ioctl: erase a block
@@ -195,7 +195,10 @@ class SlotRing:
             block = self._blocks[index]
             at = START
             while at < self._end[index]:
-                flags, length, seq = self._frame(block, at)
+                found = self._frame(block, at)
+                if found is None:  # changed since the scan: no more of this block
+                    break
+                flags, length, seq = found
                 yield seq, flags, self.payload[:length]
                 at += FRAME + length + _CRC
 
