@@ -10,10 +10,10 @@
 # the heap and before any of the board's modules is imported, so what is counted is what the
 # board's code adds: its bytecode, its objects and the game, at most over a 200-move game (a
 # collection before each reading). The fakes' own bookkeeping (poll timeouts, the interrupt
-# schedule) is emptied before each reading; the saved files held by the fake filesystem are
-# counted (on the chip they are flash). The game's slot ring is the board's (hal/slots.py, its
-# 24 slots) on a fake flash made before the baseline: the flash's bytes are not counted, the
-# ring's objects are.
+# schedule, the fake machine's log of light sleeps) is emptied before each reading; the saved
+# files held by the fake filesystem are counted (on the chip they are flash). The game's slot
+# ring is the board's (hal/slots.py, its 24 slots) on a fake flash made before the baseline: the
+# flash's bytes are not counted, the ring's objects are.
 import gc
 import io
 import sys
@@ -109,6 +109,7 @@ def main():
         for poll in select.polls:
             poll.timeouts.clear()
         select.schedule.clear()
+        m.state.sleeps.clear()  # on battery the loop sleeps in lightsleep(), which the fake logs
         panel.commands.clear()
         fs.drop("record")  # flash on the board (tests/fakes/mini_fs.py)
         gc.collect()

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Press to pixels and CPU busy on the RP2040, estimated from this machine's MicroPython unix port.
-#   micropython bench/press.py ROOT
+#   micropython bench/press.py ROOT [REPEATS]
 # prints "name value" lines (a value may hold spaces) that bench/run.py gathers into its table:
 #   ref_*, ratio*     the reference loops timed here, and the factor r from unix to chip time
 #   press.BOARD.CASE  one lever press: Python from the wake to the end of the display write,
@@ -50,7 +50,7 @@ APP_CORRECTION = 180 / 240
 WAKE_US = 100
 # Assumed, not measured: one Python call to a machine.Pin (pin(v), or pin() to read) on the chip.
 PIN_CALL_US = 12
-REPEATS = 5
+REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 5  # bench/run.py --quick: 1
 WHOLE_FRAME_BYTES = PAGES * window_bytes(0, 127, 0, 0)  # 8 * (8 + 130): one window per page
 
 try:
@@ -110,32 +110,35 @@ class NullI2c:
 
 class OledBus:
     """pico_oled's display: the board's Ssd1306 driver (its Python runs, its I2C does nothing).
-    Notes the windows of the last show: `dirty` keeps its boxes after clear(), only the count
-    goes, so the count is all there is to note in the timed pass."""
+    Notes the windows of the first show since `shown_at` was cleared: a press's own (on I2C the
+    pass's second render, after the save, draws what the press left to it). `dirty` keeps its
+    boxes after clear(), only the count goes; they are copied once the show is stamped, outside
+    the timed part."""
 
     def __init__(self):
         self.driver = Ssd1306(NullI2c(), pico_oled.OLED_ADDRESS)
         self.shows = 0
         self.shown_at = None
-        self.dirty = None
-        self.count = 0
-        self.whole = True
+        self.first = None  # the windows of the first show since shown_at was cleared
+        self.first_sent = 0  # the bytes the driver put on the bus for it
 
     def show(self, frame, dirty=None):
         self.shows += 1
-        self.dirty = dirty
-        self.whole = dirty is None or dirty.whole
-        self.count = 0 if self.whole else dirty.count
-        self.driver.show(frame, dirty)
+        whole = dirty is None or dirty.whole
+        count = 0 if whole else dirty.count
+        sent = self.driver.show(frame, dirty)
         if self.shown_at is None:
             self.shown_at = _us()
+            self.first_sent = sent
+            if whole:
+                self.first = None
+            else:
+                boxes = dirty.boxes
+                self.first = [tuple(boxes[i : i + 4]) for i in range(0, 4 * count, 4)]
 
     def windows(self):
-        """(x0, x1, p0, p1) of each window of the last show; None for the whole frame."""
-        if self.whole:
-            return None
-        boxes = self.dirty.boxes
-        return [tuple(boxes[i : i + 4]) for i in range(0, 4 * self.count, 4)]
+        """(x0, x1, p0, p1) of each window of the first show; None for the whole frame."""
+        return self.first
 
 
 def oled_bytes(windows):
@@ -266,8 +269,8 @@ def press_once(board, case, oled):
         waits(until)
         woke[0] = _us()
 
-    def timed_render(now):
-        changed = render(now)
+    def timed_render(now, press=False):
+        changed = render(now, press)
         if rendered[0] is None:
             rendered[0] = _us()
         return changed
@@ -276,7 +279,6 @@ def press_once(board, case, oled):
     clock.app.render = timed_render
     while True:  # a pass or two may come due before the edge
         shows = bus.shows
-        sent = oled.driver.sent
         frame = bytes(bus.frame) if four else None
         gc.collect()
         bus.shown_at = None
@@ -295,7 +297,7 @@ def press_once(board, case, oled):
             frames = (frame, bytes(bus.frame))
         else:
             count = oled_bytes(bus.windows())
-            if oled.driver.sent - sent != count:
+            if bus.first_sent != count:
                 raise AssertionError("window_bytes and the driver disagree: " + name)
     gc.collect()
     start = _us()
@@ -478,9 +480,9 @@ def frame_once(board, oled):
         show(frame, dirty)
         took[2] += elapsed_us(start)
 
-    def timed_render(now):
+    def timed_render(now, press=False):
         start = _us()
-        changed = render(now)
+        changed = render(now, press)
         if changed:
             took[0] += 1
             took[1] += elapsed_us(start)

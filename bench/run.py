@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: one table of the clock's speed, memory and accuracy, each figure with its method.
+#   python bench/run.py [--quick]
+# --quick (make test runs it): every script and row once, each timing from one run instead of the
+# best of five, the smallest heap to 32 KB, 10 plies of trouble instead of 80: so a change that
+# breaks the bench breaks a test. Its figures are not the ones to quote.
 import os
 import subprocess
 import sys
@@ -71,13 +75,13 @@ def figures(interpreter, script, *args):
     return _lines(done.stdout)
 
 
-def timing(interpreter):
-    return figures(interpreter, "bench/timing.py", ROOT)
+def timing(interpreter, repeats):
+    return figures(interpreter, "bench/timing.py", ROOT, str(repeats))
 
 
-def press():
+def press(repeats):
     """bench/press.py under MicroPython: the reference loops, press to pixels, CPU busy."""
-    return figures(MICROPYTHON, "bench/press.py", ROOT)
+    return figures(MICROPYTHON, "bench/press.py", ROOT, str(repeats))
 
 
 def flash_saves():
@@ -172,11 +176,12 @@ def board_heap():
     return int(figures(MICROPYTHON, "bench/board_heap.py", ROOT, MPY)["board_heap.most"])
 
 
-def smallest_heap():
+def smallest_heap(step=1):
+    """The smallest -X heapsize (KB, to `step` KB) that plays the 200-move game."""
     low, high = 16, 512  # KB: fails at low (assumed), fits at high (checked)
     if not game_fits(high):
         return None
-    while high - low > 1:
+    while high - low > step:
         middle = (low + high) // 2
         if game_fits(middle):
             high = middle
@@ -381,11 +386,16 @@ def frame_rows(chip):
     return rows
 
 
-def main():
+def main(argv):
+    quick = argv == ["--quick"]
+    if argv and not quick:
+        print("usage: python bench/run.py [--quick]", file=sys.stderr)
+        return 2
+    repeats = 1 if quick else 5
     rows = []
     on_board = compile_tree()
-    micro, host = timing(MICROPYTHON), timing(sys.executable)
-    chip = Chip(press())
+    micro, host = timing(MICROPYTHON, repeats), timing(sys.executable, repeats)
+    chip = Chip(press(repeats))
     for key, value in micro.items():
         if key in TIMING:
             label, how = TIMING[key]
@@ -403,14 +413,16 @@ def main():
     rows.extend(busy_rows(chip))
     rows.extend(frame_rows(chip))
     rows.extend(flash_rows())
-    heap = smallest_heap()
+    step = 32 if quick else 1
+    heap = smallest_heap(step)
     rows.append(
         (
             "smallest heap, 200-move game",
             "%s KB" % heap if heap else "> 512 KB",
             "n/a",
             "n/a",
-            "bisect -X heapsize on tests/app/game_200.py from .mpy (64-bit unix port)",
+            "bisect -X heapsize on tests/app/game_200.py from .mpy (64-bit unix port), to %d KB"
+            % step,
         )
     )
     live, modules = in_play()
@@ -469,15 +481,16 @@ def main():
             {"late_ms": 20, "stall_every": 7, "miss_every": 11, "flash": True},
         ),
     )
+    plies = 10 if quick else 80
     for label, args in cases:
-        ours, naive = trouble.run(args)
+        ours, naive = trouble.run(args, plies=plies)
         rows.append(
             (
                 "charged-time error, " + label,
                 "%d ms (ours)" % ours,
                 "%d ms (naive)" % naive,
                 "n/a",
-                "bench/trouble.py: 80 plies of G/90, same schedule for both clocks",
+                "bench/trouble.py: %d plies of G/90, same schedule for both clocks" % plies,
             )
         )
     error, hours = trouble.drift()
@@ -491,7 +504,8 @@ def main():
     print()
     for note in chip.notes():
         print("- " + note)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -32,7 +32,7 @@ except AttributeError:
         return (time.perf_counter_ns() - start) / 1000
 
 
-REPEATS = 5
+REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 5  # bench/run.py --quick: 1
 
 
 def allocated(function, count):

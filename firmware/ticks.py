@@ -8,9 +8,19 @@ _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 
 
-def diff(later, earlier):
-    """Signed milliseconds from `earlier` to `later`, correct across one wrap."""
+def _diff(later, earlier):
     return ((later - earlier + _HALF) & _MASK) - _HALF
+
+
+try:  # the port's own, in C, where its ticks wrap where these do: the board's, the page's
+    from time import ticks_add as _port_add
+    from time import ticks_diff as _port_diff
+except ImportError:  # CPython
+    _port_add = _port_diff = None
+# diff(later, earlier): signed milliseconds from `earlier` to `later`, correct across one wrap.
+# The board's is time.ticks_diff (a C call costs the chip less than the arithmetic written out);
+# the 64-bit unix port's ticks wrap at 2**62, so there and on CPython it is the arithmetic.
+diff = _port_diff if _port_add is not None and _port_add(0, -1) == _MASK else _diff
 
 
 def add(stamp, delta):

@@ -18,7 +18,8 @@ With no command: the interactive simulator, the board's own firmware in this ter
 frames; `replay` prints a game's clocks after each ply as JSON Lines; `annotate` writes a
 clock's game record into the PGN or SGF of the moves; `record` follows clocks on USB and keeps
 their records on disk; `label` writes the label for the clock's back; `hall` runs a simulated
-hall of clocks on an MQTT broker with the arbiter's page (`hall gateway`, `hall broadcast`)."""
+hall of clocks on an MQTT broker with the arbiter's page (`hall gateway`, `hall broadcast`);
+`round` takes a round's pairings in and writes its results out."""
 
 
 def replay_command(args):
@@ -305,10 +306,11 @@ def build_parser():
     sticker.set_defaults(run=label_command)
     follow.add_command(commands)
     serial_cli.add_commands(commands)
-    from sim import hall, web
+    from sim import hall, round_cli, web
 
     web.add_command(commands)
     hall.add_command(commands)
+    round_cli.add_command(commands)
     return parser
 
 

@@ -126,6 +126,14 @@ def run(args, note):
 def read_record(path):
     try:
         doc = records.load(path)
+    except records.RecordError as error:
+        raise AnnotateError(str(error))
+    return record_of(doc, path)
+
+
+def record_of(doc, path):
+    """The Record of a decoded game record (records.decode's); `path` names it in errors."""
+    try:
         entries = records.standing(doc, path)
     except records.RecordError as error:
         raise AnnotateError(str(error))

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: MIT
 # The boards/ modules the simulator can be, and the app built for one as firmware/main.py does.
-import importlib
 import pkgutil
 
 import sim  # noqa: F401  (puts the firmware on the path)
@@ -8,11 +7,11 @@ import boards as _package
 from app.clock_app import ClockApp
 from hal.storage import problem_text
 from hal import battery, buttons
-from hal.board_check import BoardError, check
 from clock.game import OVER, PAUSED, READY, TIME
 from notation import registry
 from notation.describe import describe, players
 from notation.errors import PresetError
+from sim import board_module
 from sim.hal_base import HEALTHY_MV
 from ui import kinds
 
@@ -29,27 +28,13 @@ def names():
 
 
 def load(name):
-    """The board module `name`, checked as the board checks it; ValueError naming the boards
-    there are when there is none, and hal.board_check's BoardError (a ValueError, one line) for
-    a board file that does not import or that the board would refuse. Its NAME must be the
-    file's name: the simulator's storage is kept under it (web/clock_page.py does the same)."""
+    """The board module `name`, checked as the board checks it (sim/board_module.py, which the
+    page shares); ValueError naming the boards there are when there is none, and BoardError (a
+    ValueError, one line) for a board file that does not import or that the board would
+    refuse."""
     if name not in names():
         raise ValueError("unknown board %r; the boards are: %s" % (name, ", ".join(names())))
-    try:
-        module = importlib.import_module("boards." + name)
-    except Exception as error:  # a syntax error, or anything the module raises as it runs
-        text = " ".join(str(error).split())
-        raise BoardError(
-            "board %s: boards/%s.py does not import: %s: %s"
-            % (name, name, type(error).__name__, text)
-        )
-    if not hasattr(module, "NAME"):
-        raise BoardError("board %s: NAME is missing" % name)
-    if module.NAME != name:
-        raise BoardError(
-            "board %s: NAME is %r, not the file's name %r" % (name, module.NAME, name)
-        )
-    return check(module)
+    return board_module.load(name)
 
 
 def listing(name):
@@ -144,11 +129,14 @@ def preset_line(app):
         setup = registry.parse(app.spec)
     except PresetError:
         return name
-    line = "%s: %s" % (name, describe(setup, name + " " + app.spec))
-    if "armageddon" in (name + app.spec).lower() and setup.first != setup.second:
-        second = players(app.spec, name)[1]
-        line += "; draw odds: %s (%s)" % (second, side_name(app, 1))
-    return line
+    if "armageddon" not in (name + app.spec).lower() or setup.first == setup.second:
+        return "%s: %s" % (name, describe(setup, name + " " + app.spec))
+    # The draw odds first, and each side's time under its player's name: the end of the line
+    # is what a narrow terminal cuts, and the display shows the times already.
+    first, second = players(app.spec, name)
+    times = describe(setup).replace("first: ", first + " ", 1)
+    times = times.replace(" | second: ", " | %s " % second, 1)
+    return "%s (draw odds: %s, %s): %s" % (name, second, side_name(app, 1), times)
 
 
 def side_name(app, player):

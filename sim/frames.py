@@ -26,16 +26,23 @@ def oled_text(frame, bus="i2c"):
 _BRAILLE_DOTS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
 
 
-def oled_braille(frame, bus="i2c"):
-    """The 128x64 frame at half size: 16 lines of 64 braille cells, 2x4 pixels each, a cell
-    with no pixel on a space (the same whatever the panel's bus)."""
+def oled_braille(frame, bus="i2c", scale=(1, 1)):
+    """The 128x64 frame in braille cells of 2x4 dots, a cell with no dot on a space (the same
+    whatever the panel's bus). At `scale` (num, den) = (1, 1), half size: 16 lines of 64 cells,
+    each pixel its own dot; at (3, 2), 24 lines of 96 cells, each dot the pixel it falls on
+    (nearest neighbour): braille dots are square, so every scale keeps the panel's shape."""
+    num, den = scale
+    width = (canvas.WIDTH * num + den - 1) // den
+    height = (canvas.HEIGHT * num + den - 1) // den
     lines = []
-    for y in range(0, canvas.HEIGHT, 4):
+    for y in range(0, height, 4):
         cells = []
-        for x in range(0, canvas.WIDTH, 2):
+        for x in range(0, width, 2):
             bits = 0
             for bit, (dx, dy) in enumerate(_BRAILLE_DOTS):
-                bits |= canvas.pixel(frame, x + dx, y + dy) << bit
+                if x + dx < width and y + dy < height:
+                    pixel = canvas.pixel(frame, (x + dx) * den // num, (y + dy) * den // num)
+                    bits |= pixel << bit
             cells.append(chr(0x2800 + bits) if bits else " ")
         lines.append("".join(cells))
     return "\n".join(lines)
@@ -114,9 +121,15 @@ def frame_text(board, frame):
     return globals()[full](frame, **kinds.options(board))
 
 
-def half_text(board, frame):
-    """The frame at half size as lines of text, or None where the kind has no such picture."""
+# The sizes between the full picture (two pixel rows a character) and the half one, largest first:
+# a terminal too narrow for the full one gets the largest of these that fits.
+BETWEEN = ((7, 4), (3, 2), (5, 4))
+
+
+def half_text(board, frame, scale=(1, 1)):
+    """The frame at half size (or `scale` times that: BETWEEN) as lines of text, or None where
+    the kind has no such picture."""
     _full, half = kinds.row(board)[kinds.TEXT]
     if frame is None or half is None:
         return None
-    return globals()[half](frame, **kinds.options(board))
+    return globals()[half](frame, scale=scale, **kinds.options(board))

@@ -122,7 +122,8 @@ class Screen:
         self._pictures = ()
 
     def pictures(self):
-        """The frame boxed, full size and (OLED) half size, redone when the frame changed."""
+        """The frame boxed, largest first: full size and (OLED) in braille at the sizes between
+        it and half size, then half size; redone when the frame changed."""
         if self.hal.display.writes != self._writes:
             self._writes = self.hal.display.writes
             frame = self.hal.display.frame
@@ -131,7 +132,8 @@ class Screen:
             if not self.unicode:
                 pictures = ([line.translate(_ASCII) for line in full],)
             elif half is not None:
-                pictures = (full, half.split("\n"))
+                between = [frames.half_text(self.board, frame, scale) for scale in frames.BETWEEN]
+                pictures = [full] + [text.split("\n") for text in between + [half]]
             else:
                 pictures = (full,)
             self._pictures = [boards.boxed(picture) for picture in pictures]

@@ -8,15 +8,13 @@ import time
 
 import sim  # noqa: F401  (puts the firmware on the path)
 from app.presets import FILE as PRESETS_FILE
-from app.presets import MAX_PRESETS, Preset, Presets, check_name
-from app.serial_channel import MAX_LINE
+from app.presets import MAX_PRESETS, Preset, Presets
 from notation import registry
-from notation.errors import PresetError
+from sim import presets_file
 
 RP2040_VID = 0x2E8A  # Raspberry Pi: what --port auto looks for
 EXIT_CLOCK = 1  # the clock answered ERR, did not answer, or the port would not open
 EXIT_INPUT = 2  # the presets file is invalid (nothing was sent), or a bad argument
-LISTED_COUNT = re.compile(r"OK (\d+) presets?$")  # the last line `presets list` prints
 LISTED = re.compile(r"(\d+) ([^=]*)=(.*)$")  # a preset line `presets list` prints
 
 
@@ -28,69 +26,12 @@ class LinkError(Exception):
 
 
 def read_presets(path):
-    """([(line number, name, spec)], [(line number, problem)], listing) for a file of
-    `name = spec` lines (blank lines and # comments ignored), each checked as the clock will
-    check it. `listing`: the file is what `presets list` prints (numbered lines, then
-    `OK n presets`), a backup; its numbers and OK line are taken off. Typographic quotes, primes
-    and the like are read as their ASCII forms (the serial line is ASCII). OSError and
-    UnicodeError as open() and decoding raise them."""
-    with open(path, encoding="utf-8-sig") as handle:  # a BOM some editors write is not a name
-        lines = registry.fold(handle.read()).split("\n")
-    entries, problems, seen = [], [], {}
-    numbered = [
-        (number, line.strip())
-        for number, line in enumerate(lines, 1)
-        if line.strip() and not line.strip().startswith("#")
-    ]
-    listing = bool(numbered) and LISTED_COUNT.match(numbered[-1][1]) is not None
-    if listing:
-        ok_number, ok_line = numbered.pop()
-        count = int(LISTED_COUNT.match(ok_line).group(1))
-        if count != len(numbered):
-            problems.append(
-                (ok_number, "says %d presets; the lines above hold %d" % (count, len(numbered)))
-            )
-    for index, (number, line) in enumerate(numbered, 1):
-        if listing:
-            position, space, line = line.partition(" ")
-            if position != str(index) or not space:
-                problems.append(
-                    (number, "expected preset number %d, as `presets list` prints" % index)
-                )
-                continue
-        name, equals, spec = line.partition("=")
-        problem = "expected 'name = spec'" if not equals else check(name, spec)
-        if problem is None and name.strip() in seen:
-            problem = "the name %s is on line %d already" % (name.strip(), seen[name.strip()])
-        if problem is None:
-            seen[name.strip()] = number
-            entries.append((number, name.strip(), spec.strip()))
-        else:
-            problems.append((number, problem))
-    if len(entries) > MAX_PRESETS:
-        problems.append(
-            (
-                entries[MAX_PRESETS][0],
-                "a %dst preset: the clock keeps %d at most" % (MAX_PRESETS + 1, MAX_PRESETS),
-            )
-        )
-    problems.sort()
-    return entries, problems, listing
-
-
-def check(name, spec):
-    """None if the clock will accept `PRESET ADD name = spec`, else what is wrong."""
-    command = "PRESET REPLACE %s = %s" % (name.strip(), spec.strip())  # the longer verb
-    if any(not 32 <= ord(c) < 127 for c in command):
-        return "only printable ASCII goes over the serial line"
-    if len(command) > MAX_LINE:
-        return "the command would be %d bytes; the clock takes %d" % (len(command), MAX_LINE)
-    try:
-        check_name(name)
-        parse_as_board(spec.strip())
-    except PresetError as error:
-        return str(error)
-    return None
+    """([(line number, name, spec, setup)], [(line number, problem)], listing) for the presets
+    file at `path`, each line checked as the clock will check it (sim/presets_file.py; the
+    board's reader: no PCN in TOML). OSError and UnicodeError as open() and decoding raise
+    them."""
+    with open(path, encoding="utf-8") as handle:
+        return presets_file.read(handle.read(), parse_as_board)
 
 
 def parse_as_board(spec):
@@ -203,9 +144,8 @@ def presets_check(args):
     if not status:
         from notation.describe import describe
 
-        for number, name, spec in entries:
-            reading = describe(parse_as_board(spec), name + " " + spec)
-            print("%s:%d: %s: %s" % (args.file, number, name, reading))
+        for number, name, spec, setup in entries:
+            print("%s:%d: %s: %s" % (args.file, number, name, describe(setup, name + " " + spec)))
         kind = " (a `presets list` backup)" if listing else ""
         print("%s%s: %d presets, all valid" % (args.file, kind, len(entries)))
     return status
@@ -229,10 +169,10 @@ def presets_stage(args):
     storage = Storage(os.path.abspath(args.into), os, open)
     storage.remove(PRESETS_FILE)
     presets = Presets(storage)
-    presets.items = [Preset(name, spec) for _number, name, spec in entries]
+    presets.items = [Preset(name, spec) for _number, name, spec, _setup in entries]
     presets.save()
     stored = Presets(storage)
-    wanted = [(name, spec) for _number, name, spec in entries]
+    wanted = [(name, spec) for _number, name, spec, _setup in entries]
     if stored.problems or [(item.name, item.spec) for item in stored.items] != wanted:
         print(
             "error: the app reads %s back differently: %s" % (args.file, stored.problems),
@@ -255,15 +195,16 @@ def presets_send(args):
             outcome["refused"] = restore(link, args.file, clock, entries)
             outcome["after"] = clock_presets(link)
             return
-        new = len({name for _number, name, _spec in entries} - {name for name, _ in clock})
+        new = len({name for _number, name, _spec, _setup in entries} - {name for name, _ in clock})
         if len(clock) + new > MAX_PRESETS:
             outcome["full"] = (len(clock), new)
             return
-        outcome["refused"] = 0
-        for number, name, spec in entries:
+        outcome["refused"] = outcome["replaced"] = 0
+        for number, name, spec, _setup in entries:
             verb = "REPLACE" if args.replace else "ADD"
             reply = link.command("PRESET %s %s = %s" % (verb, name, spec))[1]
             outcome["refused"] += reply.startswith("ERR")
+            outcome["replaced"] += reply.startswith("OK replaced")  # a name the clock held
             print("%s:%d: %s" % (args.file, number, reply))
 
     status = _with_link(args, send)
@@ -279,9 +220,13 @@ def presets_send(args):
         return EXIT_CLOCK
     refused = outcome["refused"]
     if not listing:
-        print("%d added, %d refused" % (len(entries) - refused, refused))
+        replaced = outcome["replaced"]
+        print(
+            "%d added, %d replaced, %d refused"
+            % (len(entries) - refused - replaced, replaced, refused)
+        )
         return EXIT_CLOCK if refused else 0
-    if outcome["after"] != [(name, spec) for _number, name, spec in entries]:
+    if outcome["after"] != [(name, spec) for _number, name, spec, _setup in entries]:
         print(
             "error: %d command(s) refused; the clock's list is not the backup's" % refused,
             file=sys.stderr,
@@ -326,11 +271,11 @@ def restore(link, path, clock, entries):
         obey("PRESET DEL %d" % number, "clock")
     start = 0
     if kept == 0:
-        number, name, spec = entries[0]
+        number, name, spec, _setup = entries[0]
         obey("PRESET REPLACE %s = %s" % (name, spec), "%s:%d" % (path, number))
         obey("PRESET DEL 1", "clock")
         start = 1
-    for number, name, spec in entries[start:]:
+    for number, name, spec, _setup in entries[start:]:
         obey("PRESET REPLACE %s = %s" % (name, spec), "%s:%d" % (path, number))
     return refused
 

@@ -13,11 +13,22 @@ failed=()
 echo "== set-up: Mosquitto for the hall's tests (tests/hall/setup.sh)"
 bash tests/hall/setup.sh || failed+=("hall set-up (mosquitto)")
 
-echo "== tier 1: pytest under CPython"
-"$BIN/pytest" -p no:cacheprovider || failed+=("pytest (exit $?)")  # -q: pyproject.toml
+echo "== tier 1: pytest under CPython, on every core (pytest-xdist)"
+tier1=$SECONDS
+"$BIN/pytest" -p no:cacheprovider --numprocesses=auto || failed+=("pytest (exit $?)")  # -q: pyproject.toml
+echo "tier 1: $((SECONDS - tier1)) s"
 
 echo "== tier 2: the core, notation, HAL, UI and app tests under the MicroPython unix port"
-"$BIN/micropython" tests/mprun.py core notation hal ui app faults serial hall || failed+=("micropython")
+# Two interpreters at once, one core each: the app's tests (the longest: every state explored),
+# and the rest.
+tier2=$SECONDS
+mkdir -p build
+"$BIN/micropython" tests/mprun.py app >build/tier2-app.log 2>&1 &
+app_tests=$!
+"$BIN/micropython" tests/mprun.py core notation hal ui faults serial hall || failed+=("micropython")
+wait "$app_tests" || failed+=("micropython app")
+cat build/tier2-app.log
+echo "tier 2: $((SECONDS - tier2)) s"
 
 echo "== tier 3: mpy-cross compiles everything that goes on the board (board_files.txt), for its M0+"
 rm -rf build/mpy

@@ -15,7 +15,13 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDERS = ("firmware", "hal", "boards")
 LEFT_OUT = ("firmware/main.py", "firmware/notation/pcn_toml.py", "hal/rp2040/")
-DESKTOP = ("sim/__init__.py", "sim/hal_base.py", "sim/web_hal.py")
+DESKTOP = (
+    "sim/__init__.py",
+    "sim/hal_base.py",
+    "sim/web_hal.py",
+    "sim/board_module.py",
+    "sim/presets_file.py",
+)
 PAGE = ("web/clock_page.py",)
 DEFAULT_BOARD = "pico_oled"
 

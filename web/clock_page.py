@@ -12,10 +12,11 @@ from app.clock_app import ClockApp
 from app.gestures import LONG_MS, RESET_MS
 import ticks
 from clock.record import Record
-from hal import board_check, buttons
+from hal import buttons
 from hal.battery import for_board as battery_gauge
 from hal.board_check import BoardError
 from hal.storage import Storage
+from sim.board_module import load as board_module_load
 from sim.web_hal import StoredFs, WebHal, folded
 from ui import kinds
 
@@ -26,23 +27,9 @@ RESET_HOLD_MS = RESET_MS + 100  # `r`: SET (or PLAY) held this long
 
 def board_module(name):
     """The board module `name`, checked as the board checks it; BoardError (a ValueError, one
-    line) for a board file that does not import or that the board would refuse. As
-    sim/boards.py's load: its NAME is the file's name, the key of its stored files."""
-    try:
-        module = __import__("boards." + name, None, None, ("NAME",))
-    except Exception as error:  # a syntax error, or anything the module raises as it runs
-        text = " ".join(str(error).split())
-        raise BoardError(
-            "board %s: boards/%s.py does not import: %s: %s"
-            % (name, name, type(error).__name__, text)
-        )
-    if not hasattr(module, "NAME"):
-        raise BoardError("board %s: NAME is missing" % name)
-    if module.NAME != name:
-        raise BoardError(
-            "board %s: NAME is %r, not the file's name %r" % (name, module.NAME, name)
-        )
-    return board_check.check(module)
+    line) for a board file that does not import or that the board would refuse (the
+    simulator's loader, sim/board_module.py)."""
+    return board_module_load(name)
 
 
 def usable(names):
@@ -104,7 +91,17 @@ class Page:
         self.app.render(self.start)
 
     def battery(self):
+        """The supply the page's HAL reads: a healthy cell where the board senses one (the
+        browser has none to read), else -1 (unknown), as the board's HAL says."""
         return -1 if getattr(self.board, "BATTERY_ADC", None) is None else 4000
+
+    def battery_note(self):
+        """'4.00 V, 84 %': the simulated figure the board's display shows; None for a board
+        that senses no battery."""
+        mv = self.hal.battery_mv()
+        if mv < 0:
+            return None
+        return "%d.%02d V, %d %%" % (mv // 1000, mv % 1000 // 10, self.hal.gauge.percent(mv))
 
     # --- what the page calls -------------------------------------------------------------
 
@@ -155,6 +152,7 @@ class Page:
                 "set_hold_ms": SET_HOLD_MS,
                 "reset_hold_ms": RESET_HOLD_MS,
                 "has_set": buttons.SET in self.board.BUTTONS,
+                "battery": self.battery_note(),
             }
         )
 
@@ -197,17 +195,20 @@ def binascii_hex(data):
     return binascii.hexlify(data).decode()
 
 
-# --- presets files, checked with the clock's own parsers (as `serial_cli presets check`) --------
+# --- presets files, checked with the clock's own parsers (sim/presets_file.py, as the host tool) ---
 
-MAX_LINE = 250  # app.serial_channel.MAX_LINE: a PRESET ADD must fit
+
+def _parse(spec):
+    import notation
+
+    return notation.parse(spec)
 
 
 def reading(spec):
     """How the clock reads a preset, in plain words; PresetError as the clock says it."""
-    import notation
     from notation.describe import describe
 
-    return describe(notation.parse(spec))
+    return describe(_parse(spec))
 
 
 def fold(text):
@@ -228,90 +229,35 @@ def players(spec, name):
 def check_entry(name, spec):
     """(None, reading) when the clock will take `PRESET ADD name = spec`, else (problem, None).
     Typographic characters count as the ASCII the page sends for them."""
-    from app.presets import check_name
-    from notation.errors import PresetError
+    from notation.describe import describe
+    from sim import presets_file
 
     name, spec = fold(name), fold(spec)
-    command = "PRESET REPLACE %s = %s" % (name.strip(), spec.strip())  # the longer verb
-    for char in command:
-        if not " " <= char <= "~":
-            return "only printable ASCII goes over the serial line", None
-    if len(command) > MAX_LINE:
-        return "the command would be %d bytes; the clock takes %d" % (len(command), MAX_LINE), None
-    try:
-        check_name(name)
-        return None, reading(spec.strip())
-    except PresetError as error:
-        return str(error), None
-
-
-def _listed_count(line):
-    words = line.split()
-    if (
-        len(words) == 3
-        and words[0] == "OK"
-        and words[1].isdigit()
-        and words[2] in ("preset", "presets")
-    ):
-        return int(words[1])
-    return None
+    problem, setup = presets_file.check_entry(name, spec, _parse)
+    if problem is not None:
+        return problem, None
+    return None, describe(setup, name.strip() + " " + spec.strip())
 
 
 def check_presets(text):
     """JSON {entries: [{line, name, spec, reads}], problems: [{line, problem}], listing} of a
     presets file: `name = spec` lines (blank lines and # comments ignored), or a backup as
     `presets list` prints it (numbered lines, then `OK n presets`)."""
-    from app.presets import MAX_PRESETS
+    from notation.describe import describe
+    from sim import presets_file
 
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = fold(text)  # as the page sends it
-    numbered = []
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.strip()
-        if line and not line.startswith("#"):
-            numbered.append((number, line))
-    entries, problems, seen = [], [], {}
-    listing = bool(numbered) and _listed_count(numbered[-1][1]) is not None
-    if listing:
-        ok_number, ok_line = numbered.pop()
-        count = _listed_count(ok_line)
-        if count != len(numbered):
-            problems.append(
-                (ok_number, "says %d presets; the lines above hold %d" % (count, len(numbered)))
-            )
-    for index, (number, line) in enumerate(numbered, 1):
-        if listing:
-            position, space, line = line.partition(" ")
-            if position != str(index) or not space:
-                problems.append(
-                    (number, "expected preset number %d, as `presets list` prints" % index)
-                )
-                continue
-        name, equals, spec = line.partition("=")
-        problem, reads = (
-            ("expected 'name = spec'", None) if not equals else check_entry(name, spec)
-        )
-        if problem is None and name.strip() in seen:
-            problem = "the name %s is on line %d already" % (name.strip(), seen[name.strip()])
-        if problem is None:
-            seen[name.strip()] = number
-            entries.append(
-                {"line": number, "name": name.strip(), "spec": spec.strip(), "reads": reads}
-            )
-        else:
-            problems.append((number, problem))
-    if len(entries) > MAX_PRESETS:
-        problems.append(
-            (
-                entries[MAX_PRESETS]["line"],
-                "a %dst preset: the clock keeps %d at most" % (MAX_PRESETS + 1, MAX_PRESETS),
-            )
-        )
-    problems.sort()
+    entries, problems, listing = presets_file.read(text, _parse)
     return json.dumps(
         {
-            "entries": entries,
+            "entries": [
+                {
+                    "line": n,
+                    "name": name,
+                    "spec": spec,
+                    "reads": describe(setup, name + " " + spec),
+                }
+                for n, name, spec, setup in entries
+            ],
             "problems": [{"line": n, "problem": p} for n, p in problems],
             "listing": listing,
         }

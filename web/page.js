@@ -124,7 +124,10 @@ function frameChanged(info) {
     element.hidden = !info.buttons.includes(element.dataset.button);
   }
   document.body.dataset.display = info.display;
-  $("status").textContent = `${info.board}: ${info.state}, ${info.game_preset || "saved game"}`;
+  // The board's display shows its battery; the page has no cell to read, so it says the figure
+  // is made up.
+  const battery = info.battery ? ` · battery ${info.battery}, simulated (the page has no cell to read)` : "";
+  $("status").textContent = `${info.board}: ${info.state}, ${info.game_preset || "saved game"}${battery}`;
   if (info.state !== lastState) {
     lastState = info.state;
     keepAwake(info.state === "running" || info.state === "interim");

@@ -107,7 +107,7 @@ function showRecord(game) {
   const field = game.clock || {};
   const names = playersOf(game);
   const result = resultText(field.result, names);
-  $("record-state").textContent = `(${field.name || field.preset || ""}: ${field.state}${result ? ", " + result : ""}, ${game.plies.length} plies)`;
+  $("record-state").textContent = `(${field.name || field.preset || ""}: ${field.state}${result ? ", " + result : ""}, ${game.plies.length} ${game.plies.length === 1 ? "ply" : "plies"})`;
   const head = $("record").tHead.rows[0].cells;
   head[3].textContent = names[0];
   head[4].textContent = names[1];

@@ -34,6 +34,7 @@ class Chip:
         leds="",
         spi_oled="",
         ht1621="",
+        options=(),
     ):
         self.timeout = timeout
         self.output = bytearray()
@@ -47,7 +48,7 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
-        command += ["--ht1621", ht1621]
+        command += ["--ht1621", ht1621] + list(options)  # options: faults.mjs's, say
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

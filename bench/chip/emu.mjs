@@ -32,6 +32,7 @@ import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
 import { ClockTree } from './clocks.mjs';
 import { decoder as ht1621 } from './ht1621.mjs';
 import { Meter } from './meter.mjs';
+import { attach as attachFaults } from './faults.mjs'; // takes its own options off argv first
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
@@ -480,6 +481,7 @@ function boot(flash) {
   for (let pin = 0; pin < NPIN; pin++) mcu.gpio[pin].addListener(() => resolve(pin));
   for (let pin = 0; pin < NPIN; pin++) resolve(pin);
   mcu.i2c.forEach(hookI2C);
+  attachFaults({ mcu, clock, nowMs, drive, resolve, listeners, levelOf: (pin) => level[pin], oled, event });
   mcu.spi.forEach(hookSPI);
   clocks.attach(mcu, nowNs, event);
   if (oled && !oled.metered) {

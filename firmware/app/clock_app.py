@@ -10,6 +10,7 @@ from app.presets import Presets
 from app.settings import Settings
 from app.sounds import Sounds
 import ticks
+from ticks import diff as _ticks_diff
 from clock import display
 from clock.record import Record
 from clock.game import (
@@ -63,8 +64,6 @@ _SAVE_EVERY_MS = const(10000)  # a running move is saved this often: a power cut
 CHORD_MS = const(30)
 _BATTERY_EVERY_MS = const(10000)
 INFO_MS = const(3000)  # SET while a clock runs shows the counters this long (7-segment modules)
-_TICKS_MASK = const(0x3FFFFFFF)  # ticks' wrap, for a diff written out
-_TICKS_HALF = const(0x20000000)
 _MESSAGES = {HALTED: "HALT", ARBITER: "END", ABORTED: "ABORT"}
 
 # What the end of a pass must do, kept as one mask and set only through ClockApp._need().
@@ -122,6 +121,9 @@ class ClockApp:
         self._power_save = getattr(hal.display, "power_save", None)
         # A display whose send() returns while its bytes go out gets a press's bands first.
         self._early = getattr(hal.display, "overlaps", False) and hasattr(self.screen, "marks")
+        # A driver that can lose its panel (hal/rp2040/ssd1306.py) says so in `failing`: each
+        # render then gives it the frame, changed or not, to try again with.
+        self._can_fail = hasattr(hal.display, "failing")
         self._info_until = now
         self._info = 0  # INFO_COUNTERS or INFO_BATTERY asked for (SET), until _info_until
         self._check_battery(now)
@@ -643,6 +645,8 @@ class ClockApp:
             changed = screen.clock(self.left, self.right, self.status, press) or sent
             if screen.deferred:
                 self._pending |= _DRAW
+        if not changed and self._can_fail and self.hal.display.failing:
+            changed = True  # the picture the panel lost, at each pass till it shows again
         if changed:
             if self._early and not press:
                 # Goes out while the pass goes on (a press then waits for no tick's bytes);
@@ -651,6 +655,16 @@ class ClockApp:
             else:
                 self.hal.display.show(screen.frame, screen.dirty)  # waits for what send() began
         return changed
+
+    def display_health(self):
+        """{"showing", "lost", "recovered", "failed_writes"} as the display's driver counts
+        them (whether the panel takes the frame, the times it stopped and came back, the writes
+        that failed), or None for a display that cannot fail (a desktop HAL's, SPI's)."""
+        health = getattr(self.hal.display, "health", None)
+        if health is None:
+            return None
+        showing, lost, recovered, errors = health()
+        return {"showing": showing, "lost": lost, "recovered": recovered, "failed_writes": errors}
 
     def owes_frame(self):
         """Whether something changed since the last render() that a render at the same instant
@@ -694,7 +708,7 @@ class ClockApp:
         did something."""
         if self._pending & (_DRAW | _PLAN):
             return True
-        return (now - self._wake_at + _TICKS_HALF) & _TICKS_MASK >= _TICKS_HALF  # diff >= 0
+        return _ticks_diff(now, self._wake_at) >= 0
 
     def next_wake(self, now):
         """The stamp of the next instant something is due: no polling for flags or digits.

@@ -328,6 +328,7 @@ def state(app, now):
         "store": app.store_problem,
         "saves": app.store.mode(),
         "slots": app.store.ready(),
+        "display": app.display_health(),
     }
     _rates(game, now, doc)
     return doc

@@ -21,6 +21,7 @@
 from micropython import const
 
 import ticks
+from ticks import diff as _ticks_diff
 from clock.model import (
     ADD,
     BRONSTEIN,
@@ -108,9 +109,6 @@ _SIZE = const(41)
 _NO_END = const(-1)
 _IN_PENALTY = const(-2)
 
-# ticks.diff's arithmetic, written out where it runs at every call.
-_TICKS_MASK = const(0x3FFFFFFF)
-_TICKS_HALF = const(0x20000000)
 
 # What of a View Game.view filled moves on with `now` until the game changes (View._follow),
 # from the move's elapsed time; `past` is the part of it past pre (elapsed - pre, or 0).
@@ -176,6 +174,9 @@ class View:
         self._anchor = 0
         self._since = 0
         self._pre = 0
+
+
+_TICKS_MASK = const(0x3FFFFFFF)  # the largest stamp (ticks.is_stamp)
 
 
 def _is_stamp(value):
@@ -626,9 +627,7 @@ class Game:
             return 0
         if not _is_stamp(now):
             self._refuse_stamp(now)
-        elapsed = (
-            values[_USED] + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-        )
+        elapsed = values[_USED] + _ticks_diff(now, values[_RUN_START])
         if elapsed < 0:
             elapsed = 0
         elif elapsed > MAX_MS:
@@ -675,9 +674,7 @@ class Game:
             if values[_STATE] == READY:
                 return self.start(now, 1 - player)
             return self._refuse_stamp(now)
-        elapsed = (
-            values[_USED] + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-        )
+        elapsed = values[_USED] + _ticks_diff(now, values[_RUN_START])
         if elapsed < 0:
             elapsed = 0
         elif elapsed > MAX_MS:
@@ -904,11 +901,7 @@ class Game:
             if follow == _STILL:
                 return out
             values = self._values
-            elapsed = (
-                values[_USED]
-                + ((now - values[_RUN_START] + _TICKS_HALF) & _TICKS_MASK)
-                - _TICKS_HALF
-            )
+            elapsed = values[_USED] + _ticks_diff(now, values[_RUN_START])
             if elapsed < 0:
                 elapsed = 0
             elif elapsed > MAX_MS:
@@ -1040,8 +1033,7 @@ class Game:
         if self._event_version == self._version:
             # The last answer holds for any `now` from the one it was for up to the event.
             event_at = self._event_at
-            since = ((now - self._event_from + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-            if since >= 0 and ((event_at - now + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF > 0:
+            if _ticks_diff(now, self._event_from) >= 0 and _ticks_diff(event_at, now) > 0:
                 return event_at
         event_at = self._next_event(now)
         if event_at is not None:

@@ -56,7 +56,7 @@ def parse(text, mode=None, hourglass=False, word=False):
             scanner.error("at most %d phases" % _MAX_PHASES, comma)
         scanner.skip_spaces()
         phases.append(_phase(scanner))
-    words, every = _words(scanner, phases)
+    words, every = _words(scanner, phases, spoken)
     if every is not None:
         for phase in phases:
             phase[2] = every[1]
@@ -66,9 +66,6 @@ def parse(text, mode=None, hourglass=False, word=False):
         for phase in phases:
             phase[2] = phases[-1][2]
     if spoken:
-        for name in words:
-            if name in MODE_NAMES:
-                scanner.error("only one mode may be given", text.find(name, scanner.pos - 20))
         words.append(spoken)
     if mode is None:
         mode = "fischer"
@@ -220,13 +217,13 @@ def _increment(scanner):
     return increment
 
 
-def _words(scanner, phases):
-    """(the option words after the phases, each once, at most one of them a mode; the
-    increment or delay a US control gives every phase, as (mode, ms), or None): "G/45 d5",
-    "G/30;d5", "G/60;inc30"."""
+def _words(scanner, phases, spoken=""):
+    """(the option words after the phases, each once, at most one of them a mode, none when
+    the text began with one (`spoken`); the increment or delay a US control gives every phase,
+    as (mode, ms), or None): "G/45 d5", "G/30;d5", "G/60;inc30"."""
     words = []
     every = None
-    mode_given = False
+    mode_given = bool(spoken)
     if phases:
         before = scanner.pos
         scanner.skip_spaces()

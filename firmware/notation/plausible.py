@@ -9,6 +9,7 @@ from notation.units import MINUTE, SECOND, format_time
 
 _MOST_INCREMENT_S = 600  # no event gives more a move: "5+900" is asked about
 _SHORTEST_MS = 15000  # no event starts a side with less: "5+3d" (5 s) is asked about
+_LONGEST_ARIMAA_MOVE_MS = 10 * MINUTE  # a longer move time in plain minutes is asked about
 
 
 def doubt(name, text):
@@ -18,6 +19,8 @@ def doubt(name, text):
         return _chess(text)
     if name == "pgn":
         return _pgn(text)
+    if name == "arimaa":
+        return _arimaa(text)
     return None
 
 
@@ -102,4 +105,22 @@ def _pgn(text):
             seconds,
             seconds_text(stage.increment_ms),
         )
+    )
+
+
+def _arimaa(text):
+    """`M/R/P/L` read as Arimaa with a move time in plain minutes longer than Arimaa events give
+    (`90/30/40/2`: 90 min a move): a chess control mistyped, most likely."""
+    from notation import arimaa
+
+    first = text.split("/")[0].strip()
+    if not first.isdigit():
+        return None  # m:ss or units: written as Arimaa writes it
+    move = arimaa.parse(text).first.move_ms
+    if move is None or move <= _LONGEST_ARIMAA_MOVE_MS:
+        return None
+    return (
+        "read as Arimaa (move/reserve/percent/limit), %s a move is longer than Arimaa events "
+        "give; if it is meant, write arimaa:%s; a chess control with a move count is written "
+        "40/90+30 (40 moves in 90 min, 30 s a move)" % (duration(move), text.strip())
     )

@@ -11,7 +11,7 @@
 import micropython
 from micropython import const
 
-from hal.rp2040.ssd1306 import Ssd1306, board_i2c, copy_rows
+from hal.rp2040.ssd1306 import Ssd1306, board_i2c, board_lines, copy_rows
 from hal.rp2040.ssd1306_dma import Ssd1306Dma
 
 try:
@@ -73,9 +73,9 @@ class Sh1106(Ssd1306):
     """128x64 SH1106 on an injected machine.I2C at `address` (show(), contrast(), power() and
     the frame as the Ssd1306 takes them)."""
 
-    def __init__(self, i2c, address=0x3C, flip=False):
+    def __init__(self, i2c, address=0x3C, flip=False, lines=None):
         self._page = bytearray((_COMMANDS, _SET_PAGE, _SET_LOW_COLUMN, _SET_HIGH_COLUMN))
-        super().__init__(i2c, address, flip)
+        super().__init__(i2c, address, flip, lines=lines)
 
     def _sequence(self, flip, external_vcc):
         sequence = list(_INIT)
@@ -102,10 +102,9 @@ class Sh1106(Ssd1306):
             try:
                 writeto(address, command)
                 writeto(address, data)
-            except OSError:
-                self.errors += 1
-                self._known = False
-                return sent
+            except OSError as error:
+                self._fail(error)
+                return -1
             sent += PAGE_COMMAND_BYTES + 1 + len(data)
         return sent
 
@@ -136,21 +135,35 @@ def stage_pages(stage: ptr16, at: int, frame: ptr8, x0: int, x1: int, p0: int, p
 
 
 class Sh1106Dma(Ssd1306Dma):
-    """The Sh1106 with its pages written by DMA (Ssd1306Dma's send(), wait() and show())."""
+    """The Sh1106 with its pages written by DMA (Ssd1306Dma's send(), wait() and show(); the
+    Sh1106's page writes when it falls back to blocking ones)."""
 
     PAGE_WORDS = _PAGE_WORDS
     _sequence = Sh1106._sequence
+    _send_window = Sh1106._send_window
 
-    def __init__(self, i2c, dma, mem32, i2c_id=0, address=0x3C, flip=False):
-        super().__init__(i2c, dma, mem32, i2c_id, address, flip)
+    def __init__(
+        self, i2c, dma, mem32, i2c_id=0, address=0x3C, flip=False, lines=None, freq=400000
+    ):
+        self._page = bytearray((_COMMANDS, _SET_PAGE, _SET_LOW_COLUMN, _SET_HIGH_COLUMN))
+        super().__init__(i2c, dma, mem32, i2c_id, address, flip, lines=lines, freq=freq)
         self._stager = stage_pages
 
 
 def from_board(machine, board, sleep_us):
     """The board's SH1106 on its I2C pins, fed by DMA where the port has rp2.DMA."""
     i2c = board_i2c(machine, board)
+    lines = board_lines(machine, board, sleep_us)
     try:
         from rp2 import DMA
     except ImportError:
-        return Sh1106(i2c, board.OLED_ADDRESS)
-    return Sh1106Dma(i2c, DMA(), machine.mem32, board.I2C_ID, board.OLED_ADDRESS)
+        return Sh1106(i2c, board.OLED_ADDRESS, lines=lines)
+    return Sh1106Dma(
+        i2c,
+        DMA(),
+        machine.mem32,
+        board.I2C_ID,
+        board.OLED_ADDRESS,
+        lines=lines,
+        freq=board.I2C_FREQ,
+    )

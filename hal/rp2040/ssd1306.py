@@ -1,90 +1,48 @@
 # SPDX-License-Identifier: MIT
-# Our own SSD1306 128x64 OLED driver over I2C: show() sends only the windows that changed.
+# Our own SSD1306 128x64 OLED driver over I2C: the I2C leaf of oled_panel.py's protocol; show()
+# sends only the windows that changed.
 #
 # Not micropython-lib's ssd1306.py: that one sends the whole 1 KB on every show().
 #
-# A frame is 1024 bytes in the panel's own layout (framebuf.MONO_VLSB, 128x64): byte
-# page * 128 + x holds the pixels (x, 8 * page) .. (x, 8 * page + 7), least significant bit on top.
-# A window is columns x0..x1 of pages p0..p1. The panel runs in horizontal addressing mode, so
-# after the column and page address commands it takes the window's bytes page row by page row:
-# each row is a run of the frame, frame[page * 128 + x0 : page * 128 + x1 + 1]. copy_rows (viper
-# on the board) puts the rows one after the other behind the data control byte, and one I2C write
-# sends them. One window costs two writes: 8 bytes of commands (address byte included) and
-# 2 + w * pages bytes of data, each byte 9 clocks: at 400 kHz a 12 x 32 digit is 58 bytes, 1.3 ms.
-# (framebuf's blit did the copy before: on the RP2040 it takes 1 us a pixel, 2.1 ms for a half's
-# time, where copy_rows takes a few microseconds.) Viper is machine code: mpy-cross compiles this
-# module only with the board's -march=armv6m, as flash.sh, tests/run_all.sh and the firmware
-# build give it.
+# copy_rows (oled_panel.py) puts a window's rows one after the other behind the data control byte,
+# and one I2C write sends them. One window costs two writes: 8 bytes of commands (address byte
+# included) and 2 + w * pages bytes of data, each byte 9 clocks: at 400 kHz a 12 x 32 digit is
+# 58 bytes, 1.3 ms. (framebuf's blit did the copy before: on the RP2040 it takes 1 us a pixel,
+# 2.1 ms for a half's time, where copy_rows takes a few microseconds.)
 #
 # No allocation once a window size was seen: the bytes to send are a memoryview over the start of
 # one shared buffer, made once per size and kept.
-import micropython
+#
+# A display that fails (a write not acknowledged: unplugged, dead; a line of the bus held low;
+# machine.I2C's timeout) costs the loop one failed write: the show stops there, and the panel is
+# taken as lost (`lost` counts the times). Each later show() tries again, first asking the bus's
+# lines (i2c_lines.py) whether a write could get through: a line still held costs a word's read,
+# a held SDA gets the bus clear, a block left halfway through a transfer is made again; then the
+# panel is set up from its power-on sequence (a panel plugged back in has forgotten it) and sent
+# the whole frame (`recovered` counts the times it came back). health() says all of it.
 from micropython import const
 
-try:
-    ptr8  # viper's byte pointer: a name only MicroPython's compiler knows
-except NameError:
-    ptr8 = memoryview  # elsewhere copy_rows runs as plain Python: the annotations are names only
+# The protocol's names, which the other leaves and the tests take from here too.
+from hal.rp2040.oled_panel import (  # noqa: F401
+    CONTRAST,
+    FRAME_BYTES,
+    HEIGHT,
+    PAGES,
+    SAVING_CONTRAST,
+    SAVING_CONTRAST_EXTERNAL,
+    WIDTH,
+    OledPanel,
+    copy_rows,
+)
 
-WIDTH = const(128)
-HEIGHT = const(64)
-PAGES = const(8)
-FRAME_BYTES = const(1024)
 WINDOW_COMMAND_BYTES = const(8)  # I2C address, control byte, 0x21 x0 x1 0x22 p0 p1
 WINDOW_DATA_OVERHEAD = const(2)  # I2C address, data control byte
 _STAGE = const(256)  # the largest window sent in one piece; a larger one goes page by page
+_ETIMEDOUT = const(110)  # machine.I2C's timeout ran out: SCL held, a transfer stopped halfway
+_SCL_HELD = const(2)  # i2c_lines.SCL_HELD
+# machine.I2C's bound on one write: the longest, 258 bytes, is 5.8 ms at 400 kHz
+I2C_TIMEOUT_US = const(15000)
 _COMMANDS = const(0x00)  # control byte: Co = 0, D/C = 0, every following byte is a command
-_DATA = const(0x40)  # control byte: Co = 0, D/C = 1, every following byte is display data
-
-# Commands, by their datasheet names (SSD1306 rev 1.1, section 9; the SSD1309 and SH1106 share
-# them, but for the charge pump and the addressing modes).
-_SET_MEM_ADDR = const(0x20)  # addressing mode: 0 horizontal, 1 vertical, 2 page
-_SET_COL_ADDR = const(0x21)  # horizontal/vertical mode: first and last column
-_SET_PAGE_ADDR = const(0x22)  # horizontal/vertical mode: first and last page
-_SET_SCROLL_OFF = const(0x2E)
-_SET_DISP_START_LINE = const(0x40)  # | line 0..63
-_SET_CONTRAST = const(0x81)
-_SET_CHARGE_PUMP = const(0x8D)  # then 0x14 on, 0x10 off
-_SET_SEG_REMAP = const(0xA0)  # | 1: column 127 on SEG0
-_SET_ENTIRE_ON = const(0xA4)  # | 1: every pixel lit, whatever the RAM holds
-_SET_NORM_INV = const(0xA6)  # | 1: inverted
-_SET_MUX_RATIO = const(0xA8)
-_SET_DISP = const(0xAE)  # | 1: on
-_SET_COM_OUT_DIR = const(0xC0)  # | 8: scan from COM[N-1] to COM0
-_SET_DISP_OFFSET = const(0xD3)
-_SET_DISP_CLK_DIV = const(0xD5)
-_SET_PRECHARGE = const(0xD9)
-_SET_COM_PIN_CFG = const(0xDA)
-_SET_VCOM_DESEL = const(0xDB)
-_PUMP_ON = const(0x14)
-CONTRAST = const(0xCF)  # the power-on contrast (_INIT)
-SAVING_CONTRAST = const(0x30)  # power_save(True): a lit pixel draws about a quarter the current
-# An SSD1309 (external VCC): its 2.42" pixels are 6.4 times the 0.96" panel's area and draw as
-# much more, so on battery it takes half the SSD1306's contrast (measured by make bench-chip).
-SAVING_CONTRAST_EXTERNAL = const(0x18)
-
-# Datasheet power-on sequence for a 128x64 panel on the internal charge pump.
-# fmt: off
-_INIT = (
-    _SET_DISP,  # display off while configuring
-    _SET_DISP_CLK_DIV, 0x80,  # clock divide 1, oscillator frequency default
-    _SET_MUX_RATIO, HEIGHT - 1,  # multiplex ratio: 64 lines
-    _SET_DISP_OFFSET, 0x00,
-    _SET_DISP_START_LINE | 0,
-    _SET_CHARGE_PUMP, _PUMP_ON,  # no external VCC
-    _SET_MEM_ADDR, 0x00,  # horizontal addressing: data runs along a page, then to the next
-    _SET_SEG_REMAP | 1,  # column 127 on SEG0 (| 0 when flipped)
-    _SET_COM_OUT_DIR | 8,  # COM scan from COM63 (| 0 when flipped)
-    _SET_COM_PIN_CFG, 0x12,  # alternative configuration, as 128x64 modules are wired
-    _SET_CONTRAST, CONTRAST,
-    _SET_PRECHARGE, 0xF1,  # pre-charge 1 / discharge 15 clocks (internal VCC)
-    _SET_VCOM_DESEL, 0x40,
-    _SET_SCROLL_OFF,
-    _SET_ENTIRE_ON,  # show the RAM contents
-    _SET_NORM_INV,  # not inverted
-    _SET_DISP | 1,  # display on
-)
-# fmt: on
 
 
 def window_bytes(x0, x1, p0, p1):
@@ -96,156 +54,97 @@ def window_bytes(x0, x1, p0, p1):
     return WINDOW_COMMAND_BYTES + WINDOW_DATA_OVERHEAD + width * pages
 
 
-@micropython.viper
-def copy_rows(stage: ptr8, frame: ptr8, x0: int, width: int, p0: int, pages: int):
-    """Copy columns x0 .. x0 + width - 1 of pages p0 .. p0 + pages - 1 of `frame`, row after row,
-    into `stage` from its second byte (the first is the data control byte)."""
-    at = 1
-    row = p0 * WIDTH + x0
-    end = row + pages * WIDTH
-    while row < end:
-        i = row
-        last = row + width
-        while i < last:
-            stage[at] = frame[i]
-            at += 1
-            i += 1
-        row += WIDTH
-
-
-class Ssd1306:
+class Ssd1306(OledPanel):
     """128x64 SSD1306 on an injected machine.I2C at `address`. `external_vcc`: the panel's
     module makes its own VCC, as an SSD1309 2.42" one does: that chip has no charge pump, so the
-    command is not sent, and pre-charge and VCOMH are set for an external supply."""
+    command is not sent, and pre-charge and VCOMH are set for an external supply. `lines`: the
+    bus's I2cLines (i2c_lines.py), or a function that makes them at the first failure (a clock
+    whose panel never fails holds none); None: a failed panel is simply tried again."""
 
-    def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False):
+    def __init__(self, i2c, address=0x3C, flip=False, external_vcc=False, lines=None):
         self._i2c = i2c
         self._writeto = i2c.writeto  # bound once: taking a bound method allocates
         self._address = address
+        self._lines = lines
+        self._stale = False  # a transfer stopped halfway: the I2C block is to be made again
         self._setup(flip, external_vcc, _STAGE)
         self.init()
 
-    def _setup(self, flip, external_vcc, stage):
-        """What every bus keeps: the stage for `stage` bytes of a window, the window's and the
-        power-on commands (each behind the I2C command control byte), what the panel shows."""
-        self._stage = bytearray(1 + stage)
-        self._stage[0] = _DATA
-        self._stage_bytes = stage
-        self._sizes = {}  # bytes of a window -> the stage's first 1 + bytes, as a memoryview
-        self._window = bytearray((_COMMANDS, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, 0))
-        self._command = bytearray(3)
-        self._saving = SAVING_CONTRAST_EXTERNAL if external_vcc else SAVING_CONTRAST
-        sequence = self._sequence(flip, external_vcc)
-        self._init = bytearray(1 + len(sequence))
-        self._init[0] = _COMMANDS
-        self._init[1:] = bytes(sequence)
-        self._ready = False  # configured; False again after a failed init()
-        self._known = False  # the panel surely shows the last frame sent
-        self._frame = None
-        self.errors = 0  # I2C writes that failed (the whole frame goes out on the next show)
-        self.sent = 0  # bytes on the bus by show() since power-on, address bytes included
+    def _fail(self, error):
+        if error.args and error.args[0] == _ETIMEDOUT:
+            self._stale = True
+        OledPanel._fail(self, error)
 
-    def _sequence(self, flip, external_vcc):
-        """The power-on commands, as a list."""
-        sequence = list(_INIT)
-        if flip:
-            sequence[sequence.index(_SET_SEG_REMAP | 1)] = _SET_SEG_REMAP
-            sequence[sequence.index(_SET_COM_OUT_DIR | 8)] = _SET_COM_OUT_DIR
-        if external_vcc:
-            at = sequence.index(_SET_CHARGE_PUMP)
-            del sequence[at : at + 2]
-            sequence[sequence.index(_SET_PRECHARGE) + 1] = 0x22  # 2 + 2 clocks (SSD1309 reset)
-            sequence[sequence.index(_SET_VCOM_DESEL) + 1] = 0x34  # 0.78 x VCC (SSD1309 reset)
-        return sequence
+    def _bus_free(self):
+        """After a failure: whether a write could get through now. A held SCL is left alone
+        (nothing from the master frees it); a held SDA gets the bus clear; a block that stopped
+        halfway through a transfer is made again."""
+        lines = self._bus_lines()
+        if lines is None:
+            return True
+        held = lines.held()
+        if held & _SCL_HELD:
+            self._stale = True
+            return False
+        if held or self._stale:
+            self._stale = False
+            if lines.clear():
+                return False
+            self._bus_made()
+        return True
+
+    def _bus_lines(self):
+        """The bus's I2cLines, made now if only their maker was given; or None."""
+        lines = self._lines
+        if lines is not None and not hasattr(lines, "held"):
+            lines = self._lines = lines()
+        return lines
+
+    def _bus_made(self):
+        """The I2C block was made again (its registers reset)."""
 
     def init(self):
         """(Re)configure the panel and forget what it shows: the next show() sends every page.
         A panel that does not answer is tried again by the next show()."""
         self._known = False
-        try:
-            self._i2c.writeto(self._address, self._init)
-        except OSError:
-            self.errors += 1
+        if self.failing and not self._bus_free():
             self._ready = False
             return
+        try:
+            self._i2c.writeto(self._address, self._init)
+        except OSError as error:
+            self._fail(error)
+            return
         self._ready = True
-
-    def invalidate(self):
-        self._known = False
+        if self.failing:
+            self.failing = False
+            self.recovered += 1
 
     def _send(self, count, command, argument=0):
+        if self.failing:
+            return  # the panel is set up whole, the contrast and power included, once back
         buf = self._command
         buf[0] = _COMMANDS
         buf[1] = command
         buf[2] = argument
         try:
             self._i2c.writeto(self._address, memoryview(buf)[:count])
-        except OSError:
-            self.errors += 1
-
-    def contrast(self, level):
-        if not 0 <= level <= 255:
-            raise ValueError("contrast is 0..255")
-        self._send(3, _SET_CONTRAST, level)
-
-    def power(self, on):
-        """Display on or off (sleep: the panel keeps its RAM; the charge pump stops)."""
-        self._send(2, _SET_DISP | 1 if on else _SET_DISP)
-
-    def power_save(self, on):
-        """A dimmer face on battery: a lit pixel's segment current follows the contrast (SSD1306
-        datasheet, Set Contrast Control), so SAVING_CONTRAST draws about 0x30 / 0xCF of it
-        (an SSD1309's SAVING_CONTRAST_EXTERNAL 0x18 / 0xCF)."""
-        self.contrast(self._saving if on else CONTRAST)
-
-    def show(self, frame, dirty=None):
-        """Send what changed of `frame`: the windows listed in `dirty` (an object with `count`,
-        `boxes` = x0, x1, p0, p1 per window, `whole` and `clear()`, which show() calls once they
-        are sent), or the whole frame when `dirty` is None or whole, or after a bus error.
-        Returns the bytes it put on the bus."""
-        if (frame is not self._frame or not self._ready) and not self._begin(frame):
-            return 0
-        sent = 0
-        if dirty is None or dirty.whole or not self._known:
-            self._known = True
-            sent = self._send_window(0, WIDTH - 1, 0, PAGES - 1)
-        else:
-            boxes = dirty.boxes
-            for i in range(0, 4 * dirty.count, 4):
-                # copy_rows checks no bounds on the board: a window is cut to the glass first.
-                x1 = boxes[i + 1]
-                p1 = boxes[i + 3]
-                if x1 >= WIDTH:
-                    x1 = WIDTH - 1
-                if p1 >= PAGES:
-                    p1 = PAGES - 1
-                if boxes[i] <= x1 and boxes[i + 2] <= p1:
-                    sent += self._send_window(boxes[i], x1, boxes[i + 2], p1)
-        if dirty is not None:
-            dirty.clear()
-        self.sent += sent
-        return sent
-
-    def _begin(self, frame):
-        """Take `frame` if it is a new one (1024 bytes, else ValueError) and configure a panel
-        not ready yet; False if it still does not answer. show() calls it only then."""
-        if frame is not self._frame:
-            if len(frame) != FRAME_BYTES:
-                raise ValueError("a frame is 1024 bytes")
-            self._frame = frame
-        if not self._ready:
-            self.init()
-        return self._ready
+        except OSError as error:
+            self._fail(error)
 
     def _send_window(self, x0, x1, p0, p1):
-        """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it)."""
+        """Send columns x0..x1 of pages p0..p1, a window on the glass (show() cut it); the bytes
+        it put on the bus, or -1 when a write failed."""
         width = x1 - x0 + 1
         pages = p1 - p0 + 1
         size = width * pages
         if size > self._stage_bytes:
             sent = 0
             for page in range(p0, p1 + 1):
-                sent += self._send_window(x0, x1, page, page)
+                done = self._send_window(x0, x1, page, page)
+                if done < 0:
+                    return -1
+                sent += done
             return sent
         data = self._sizes.get(size)
         if data is None:
@@ -259,27 +158,39 @@ class Ssd1306:
         try:
             self._writeto(self._address, command)
             self._writeto(self._address, data)
-        except OSError:
-            self.errors += 1  # a glitch on the bus must not stop the clock
-            self._known = False
-            return 0
+        except OSError as error:
+            self._fail(error)  # a fault on the bus must not stop the clock
+            return -1
         return WINDOW_COMMAND_BYTES + 1 + len(data)
-
-    def _data(self, size):
-        """The control byte and `size` bytes of the stage, to send."""
-        data = memoryview(self._stage)[: 1 + size]
-        self._sizes[size] = data
-        return data
 
 
 def board_i2c(machine, board):
-    """The I2C bus on the board's OLED pins."""
+    """The I2C bus on the board's OLED pins; a write waits I2C_TIMEOUT_US at most (at 400 kHz;
+    as much longer as a slower bus takes) where rp2's default is 50 ms."""
     Pin = machine.Pin
     return machine.I2C(
-        board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA), freq=board.I2C_FREQ
+        board.I2C_ID,
+        scl=Pin(board.I2C_SCL),
+        sda=Pin(board.I2C_SDA),
+        freq=board.I2C_FREQ,
+        timeout=I2C_TIMEOUT_US * 400000 // board.I2C_FREQ,
     )
+
+
+def board_lines(machine, board, sleep_us):
+    """A function that makes the lines of the board's display bus (i2c_lines.py, which make the
+    bus again): a driver calls it at its panel's first failure, so a healthy clock never
+    imports them."""
+
+    def make():
+        from hal.rp2040 import i2c_lines
+
+        return i2c_lines.for_board(machine, board, sleep_us, lambda: board_i2c(machine, board))
+
+    return make
 
 
 def from_board(machine, board, sleep_us):
     """The board's panel on its I2C pins (ui/kinds.py: the driver of the "oled" kind on I2C)."""
-    return Ssd1306(board_i2c(machine, board), board.OLED_ADDRESS)
+    i2c = board_i2c(machine, board)
+    return Ssd1306(i2c, board.OLED_ADDRESS, lines=board_lines(machine, board, sleep_us))

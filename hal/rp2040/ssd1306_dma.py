@@ -13,15 +13,22 @@
 # wait() returns when the last byte and its STOP are on the wire; show() is send() and wait().
 # Anything else on the bus (init, contrast, power) waits first. A send() stages into the stage
 # the DMA is not reading, and starts once the transfer before it is all in the FIFO. A panel
-# that does not answer aborts the transaction (IC_RAW_INTR_STAT.TX_ABRT): counted in `errors`,
-# and the next show() sends it all.
+# that does not answer aborts the transaction (IC_RAW_INTR_STAT.TX_ABRT): a failed write, as the
+# I2C driver counts and recovers from it (ssd1306.py).
+#
+# Every wait is bounded by the words under way: POLLS_PER_WORD polls of the channel a word (each
+# poll a few us; a word takes 22.5 us at 400 kHz), so a transfer that never ends holds the loop
+# about twice its own time on the bus, once. Then the lines say why (i2c_lines.py): one held low
+# is the bus's fault, recovered as the I2C driver does (the block made again, its DMA control set
+# again); both high, the block raises no DMA request, and the driver falls back for good to the
+# I2C driver's blocking writes (`blocking`): the picture comes back, a press waits for its bytes.
 # Nothing allocates once made: the register addresses (above 2**30, so not small ints) are kept.
 import micropython
 from array import array
 
 from micropython import const
 
-from hal.rp2040.ssd1306 import PAGES, WIDTH, Ssd1306, board_i2c
+from hal.rp2040.ssd1306 import PAGES, WIDTH, Ssd1306, board_i2c, board_lines
 
 try:
     ptr8  # viper's pointers: names only MicroPython's compiler knows
@@ -47,9 +54,12 @@ WINDOW_WORDS = const(8)  # per window: 00 21 x0 x1 22 p0 p1, then the data contr
 _STAGE_DATA = const(512)  # bytes of display data a stage takes: half the frame
 _STAGE_WORDS = const(_STAGE_DATA + 32)  # and the commands of a window, or of 4 pages apart
 _WHOLE = bytes((0, WIDTH - 1, 0, PAGES - 1))  # the whole frame as a window (two on the bus)
-# wait() gives up after this many polls of the bus (each a few us): longer than a whole frame's
-# 23 ms at 400 kHz. The bus is then taken as stuck: the transfer is stopped and counted.
-_POLLS = const(20000)
+_ABORTED = OSError(5)  # a transfer the panel did not acknowledge (EIO), as machine.I2C says it
+_STOPPED = OSError(110)  # one that did not end (ETIMEDOUT): the block is made again
+# A wait gives up after POLLS_PER_WORD polls of the channel for each word under way (at
+# 400 kHz; as many more as a slower bus takes), and _POLLS_MORE besides.
+POLLS_PER_WORD = const(16)
+_POLLS_MORE = const(400)
 
 
 @micropython.viper
@@ -91,10 +101,21 @@ class Ssd1306Dma(Ssd1306):
     rp2.DMA channel `dma` through `mem32` (machine.mem32). show(), contrast(), power() and the
     frame as the I2C driver takes them; send() and wait() besides."""
 
-    overlaps = True  # send() returns while the bytes go out
+    overlaps = True  # send() returns while the bytes go out (until it falls back: blocking)
     PAGE_WORDS = 0  # a window's commands once; a panel with page addressing: per page
 
-    def __init__(self, i2c, dma, mem32, i2c_id=0, address=0x3C, flip=False, external_vcc=False):
+    def __init__(
+        self,
+        i2c,
+        dma,
+        mem32,
+        i2c_id=0,
+        address=0x3C,
+        flip=False,
+        external_vcc=False,
+        lines=None,
+        freq=400000,
+    ):
         self._dma = dma
         self._mem32 = mem32
         base = I2C_BASES[i2c_id]
@@ -102,21 +123,29 @@ class Ssd1306Dma(Ssd1306):
         self._raw_status = base + IC_RAW_INTR_STAT
         self._clear_abort = base + IC_CLR_TX_ABRT
         self._status = base + IC_STATUS
+        self._per_word = POLLS_PER_WORD * 400000 // freq
+        self.blocking = False  # the block raised no DMA request: the I2C driver's writes
         # Two stages: one is staged while the DMA reads the other, and its transfer starts the
         # moment the other's last word is in the FIFO, so the bus does not pause between them.
         self._stages = (array("H", bytes(2 * _STAGE_WORDS)), array("H", bytes(2 * _STAGE_WORDS)))
         self._words = self._stages[0]  # the stage send() fills next
         self._stager = stage_window  # a function, kept: it writes a window's words
-        self._in_flight = False
-        Ssd1306.__init__(self, i2c, address, flip, external_vcc)  # init() writes: IC_TAR is set
-        mem32[base + IC_DMA_TDLR] = _TX_LEVEL
-        mem32[base + IC_DMA_CR] = TDMAE
+        self._in_flight = 0  # words started and not waited for
+        # init() writes: IC_TAR is set
+        Ssd1306.__init__(self, i2c, address, flip, external_vcc, lines)
+        self._bus_made()
         dma.config(
             read=self._words,
             write=self._data_cmd,
             count=0,
             ctrl=dma.pack_ctrl(size=1, inc_write=False, treq_sel=TX_DREQS[i2c_id], irq_quiet=1),
         )
+
+    def _bus_made(self):
+        """The block's DMA control, which a reset of the block clears: the TX request."""
+        base = self._data_cmd - IC_DATA_CMD  # made only when the block is: it may allocate
+        self._mem32[base + IC_DMA_TDLR] = _TX_LEVEL
+        self._mem32[base + IC_DMA_CR] = TDMAE
 
     def init(self):
         self.wait()
@@ -136,6 +165,8 @@ class Ssd1306Dma(Ssd1306):
         """Start sending what changed of `frame` (show()'s windows) and return the bytes it will
         put on the bus, before they are out: wait() waits for them. Bytes still going out from
         the send() before are not waited for: these follow them on the bus."""
+        if self.blocking:
+            return Ssd1306.show(self, frame, dirty)
         if (frame is not self._frame or not self._ready) and not self._begin(frame):
             return 0
         words = self._words
@@ -190,24 +221,26 @@ class Ssd1306Dma(Ssd1306):
         """Start the transfer of the stage's first `count` words once the one before is all
         in the FIFO; the next send() fills the other stage."""
         dma = self._dma
-        polls = _POLLS
-        while dma.active() and polls:
-            polls -= 1
-        if not polls:
-            self._give_up()
+        if self._in_flight:
+            polls = self._per_word * self._in_flight + _POLLS_MORE
+            while dma.active() and polls:
+                polls -= 1
+            if not polls:
+                self._give_up()
+                return
         words = self._words
         self._words = self._stages[1] if words is self._stages[0] else self._stages[0]
-        self._in_flight = True
+        self._in_flight += count
         dma.config(read=words, count=count, trigger=True)
 
     def wait(self):
         """Return once what send() started is on the wire, its last STOP included."""
         if not self._in_flight:
             return
-        self._in_flight = False
+        polls = self._per_word * self._in_flight + _POLLS_MORE
+        self._in_flight = 0
         dma = self._dma
         mem32 = self._mem32
-        polls = _POLLS
         while dma.active() and polls:
             polls -= 1
         while mem32[self._status] & (TFE | MST_ACTIVITY) != TFE and polls:
@@ -216,25 +249,37 @@ class Ssd1306Dma(Ssd1306):
             self._give_up()
         elif mem32[self._raw_status] & TX_ABRT:
             mem32[self._clear_abort]  # the read is what clears it
-            self.errors += 1
-            self._known = False
+            self._fail(_ABORTED)
 
     def _give_up(self):
-        """The bus is stuck: the transfer is stopped, counted, and the next show() sends all."""
+        """A transfer did not end in its time: it is stopped and counted as a failed write. With
+        the bus's lines high the block is not asking for words: the I2C driver's blocking
+        writes from now on. The next show() sends the whole frame."""
+        self._in_flight = 0
         self._dma.active(0)
         self._mem32[self._clear_abort]
-        self.errors += 1
-        self._known = False
+        lines = self._bus_lines()
+        if lines is not None and not lines.held():
+            self.blocking = True
+        self._fail(_STOPPED)
 
 
 def from_board(machine, board, sleep_us, external_vcc=False):
     """The board's panel on its I2C pins, fed by DMA where the port has rp2.DMA, else the I2C
     driver's (ui/kinds.py: the driver of the "oled" kind on I2C)."""
     i2c = board_i2c(machine, board)
+    lines = board_lines(machine, board, sleep_us)
     try:
         from rp2 import DMA
     except ImportError:
-        return Ssd1306(i2c, board.OLED_ADDRESS, external_vcc=external_vcc)
+        return Ssd1306(i2c, board.OLED_ADDRESS, external_vcc=external_vcc, lines=lines)
     return Ssd1306Dma(
-        i2c, DMA(), machine.mem32, board.I2C_ID, board.OLED_ADDRESS, external_vcc=external_vcc
+        i2c,
+        DMA(),
+        machine.mem32,
+        board.I2C_ID,
+        board.OLED_ADDRESS,
+        external_vcc=external_vcc,
+        lines=lines,
+        freq=board.I2C_FREQ,
     )

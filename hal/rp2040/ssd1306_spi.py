@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# The SSD1306 / SSD1309 driver on 4-wire SPI: the I2C driver's windows, sent with D/C and CS pins.
+# The SSD1306 / SSD1309 driver on 4-wire SPI: the SPI leaf of oled_panel.py's protocol, its
+# windows sent with D/C and CS pins.
 #
 # 4-wire SPI (SSD1306 datasheet 8.1.3; the SSD1309's is the same): while CS is low, the panel
 # takes each byte as a command when D/C is low and as display data when D/C is high (it samples
@@ -11,7 +12,7 @@
 # Like the I2C driver it allocates nothing once a window size was seen.
 from micropython import const
 
-from hal.rp2040.ssd1306 import FRAME_BYTES, Ssd1306, copy_rows
+from hal.rp2040.oled_panel import FRAME_BYTES, OledPanel, copy_rows
 
 WINDOW_COMMAND_BYTES = const(6)  # 0x21 x0 x1 0x22 p0 p1
 RESET_US = const(10)  # RES low, then high before the first command: the datasheets ask 3 us
@@ -22,10 +23,10 @@ def window_bytes(x0, x1, p0, p1):
     return WINDOW_COMMAND_BYTES + (x1 - x0 + 1) * (p1 - p0 + 1)
 
 
-class Ssd1306Spi(Ssd1306):
+class Ssd1306Spi(OledPanel):
     """128x64 SSD1306 (or SSD1309, `external_vcc`) on an injected machine.SPI, with its D/C and
     CS lines on injected output Pins and, where wired, RES (then `sleep_us` times the reset
-    pulse). show(), contrast(), power() and the frame as the I2C driver takes them."""
+    pulse). show(), contrast(), power() and the frame as the protocol (OledPanel) takes them."""
 
     def __init__(
         self, spi, dc, cs, res=None, sleep_us=None, flip=False, external_vcc=False, baudrate=0
@@ -38,7 +39,7 @@ class Ssd1306Spi(Ssd1306):
         self._cs(1)
         self._dc(0)
         self._setup(flip, external_vcc, FRAME_BYTES)
-        # The I2C driver's buffers less their control byte: SPI has none.
+        # The protocol's buffers less their I2C control byte: SPI has none.
         self._window_commands = memoryview(self._window)[1:]
         self._power_on = memoryview(self._init)[1:]
         self._one = memoryview(self._command)[1:2]

@@ -42,6 +42,9 @@ IC_RAW_INTR_STAT = 0x34
 IC_CLR_TX_ABRT = 0x54  # reading it clears TX_ABRT (0x40) in IC_RAW_INTR_STAT
 IC_STATUS = 0x70  # 0x04: the TX FIFO is empty and the master idle
 TX_ABRT = 0x40
+SIO_GPIO_IN = 0xD0000004  # the level of every GPIO, one bit each (RP2040 datasheet 2.3.1.7)
+ETIMEDOUT = 110  # rp2's machine.I2C: the transfer's timeout ran out (SCL held low)
+EIO = 5  # ... no ACK, or the arbitration lost (SDA held low)
 _IO_BANK0 = 0x40014000
 _WAKE_INTE0 = _IO_BANK0 + 0x160
 
@@ -58,6 +61,11 @@ class _Mem32:
     (+0x1000, +0x2000, +0x3000) changes the register's bits as the RP2040's bus does."""
 
     def __getitem__(self, address):
+        if address == SIO_GPIO_IN:  # every pin's level, whatever drives it
+            value = 0
+            for gpio, target in state.lines.items():
+                value |= target.level << gpio
+            return value
         address &= ~0x3000
         value = state.words.get(address, 0)
         for base in I2C_BASES:
@@ -282,23 +290,76 @@ class Pin:
 
 
 class Bus:
-    """One I2C bus: its devices by address and a log of (address, bytes) per transaction."""
+    """One I2C bus: its devices by address, a log of (address, bytes) per transaction, and its
+    two lines (the GPIOs the last machine.I2C took). A line held low stops every transfer as the
+    RP2040's I2C block meets it: SCL held, the master waits for it until the transfer's timeout
+    (OSError ETIMEDOUT, `timeouts`); SDA held, it loses the arbitration (OSError EIO)."""
 
     def __init__(self):
         self.devices = {}
         self.log = []  # None: record nothing (for heap-locked runs)
         self.bytes = 0  # bytes on the wire, address bytes included
         self.freq = 0
+        self.timeout = 0  # us: machine.I2C's timeout
+        self.inits = 0  # machine.I2C made on this bus (each resets the block)
+        self.timeouts = 0  # transfers that waited their whole timeout for SCL
+        self.sda = self.scl = None  # the lines, once a machine.I2C took them
 
     def attach(self, address, device):
         self.devices[address] = device
         return device
 
     def _device(self, address):
+        if self.scl is not None and self.scl.level == 0:
+            self.timeouts += 1
+            raise OSError(ETIMEDOUT)
+        if self.sda is not None and self.sda.level == 0:
+            raise OSError(EIO)  # the arbitration lost at the first 1 of the address
         device = self.devices.get(address)
         if device is None:
-            raise OSError(5)  # EIO: no ACK, as rp2 reports it
+            raise OSError(EIO)  # no ACK, as rp2 reports it
         return device
+
+    def held(self):
+        """Whether a line of the bus is low while no transfer runs (each transfer ends with both
+        high): 1 SDA, 2 SCL."""
+        return (self.sda is not None and self.sda.level == 0) | 2 * (
+            self.scl is not None and self.scl.level == 0
+        )
+
+
+class StuckDevice:
+    """A device that holds a line low from outside: for good (`release()` lets go), or, given
+    `clocks`, SDA until it has seen that many rising edges on SCL (a device cut off halfway
+    through a byte, which the I2C specification's bus clear frees)."""
+
+    def __init__(self, gpio, scl_gpio=None, clocks=0):
+        self.line = line(gpio)
+        self.clocks = clocks
+        self.seen = 0  # rising edges of SCL while holding
+        self._scl_was = 1
+        if scl_gpio is not None and clocks:
+            scl = line(scl_gpio)
+            self._scl_was = scl.level
+            scl.listeners.append(self._scl_changed)
+        self.line.external = 0
+        self.line.settle()
+
+    def _scl_changed(self, scl):
+        rising = scl.level == 1 and self._scl_was == 0
+        self._scl_was = scl.level
+        if rising and self.line.external == 0:
+            self.seen += 1
+            if self.seen >= self.clocks:
+                self.release()
+
+    def release(self):
+        self.line.external = None
+        self.line.settle()
+
+
+def _gpio(pin):
+    return pin.id if isinstance(pin, Pin) else pin
 
 
 class I2C:
@@ -314,8 +375,19 @@ class I2C:
             raise ValueError("freq out of range")
         self.bus = bus(id)
         self.bus.freq = freq
+        self.bus.timeout = timeout
+        self.bus.inits += 1
         self._base = I2C_BASES[id]
+        # As rp2's i2c_init: the block reset (its DMA control too), the pins its own, pulled up.
+        for gpio, name in ((_gpio(sda), "sda"), (_gpio(scl), "scl")):
+            target = line(gpio)
+            target.mode = None
+            target.pull = Pin.PULL_UP
+            target.settle()
+            setattr(self.bus, name, target)
         state.words[self._base + IC_STATUS] = 0x04
+        state.words[self._base + 0x88] = 0  # IC_DMA_CR
+        state.words[self._base + IC_RAW_INTR_STAT] = 0
 
     def writeto(self, addr, buf, stop=True):
         state.words[self._base + IC_TAR] = addr

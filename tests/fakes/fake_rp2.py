@@ -7,7 +7,9 @@
 # device, and a word with STOP (bit 9) ends a transaction. A target that does not answer sets
 # TX_ABRT in IC_RAW_INTR_STAT. A channel not paced by that bus's TX request (DREQ 32, 34), not
 # 16 bits wide, stepping its write address, or on a bus whose IC_DMA_CR.TDMAE is clear gets no
-# request and never ends. Allocates nothing while the bus keeps no log (bus.log None).
+# request and never ends; so does every channel while DMA.withheld (a block that raises none), or
+# on a bus whose SCL is held low. SDA held low: the transfer ends, its words dropped, TX_ABRT set.
+# Allocates nothing while the bus keeps no log (bus.log None).
 from fakes import fake_machine as m
 
 DATA_CMD = 0x10
@@ -21,6 +23,8 @@ _FIELDS.update({"chain_to": (11, 4), "treq_sel": (15, 6), "irq_quiet": (21, 1)})
 
 
 class DMA:
+    withheld = False  # True: no I2C raises its TX request (emu.mjs --no-i2c-dreq)
+
     def __init__(self):
         self.read = None
         self.write = 0
@@ -67,7 +71,16 @@ class DMA:
         bus_id = m.I2C_BASES.index(self.write - DATA_CMD) if self._paced() else -1
         if bus_id < 0 or not m.state.words.get(m.I2C_BASES[bus_id] + DMA_CR, 0) & TDMAE:
             return True  # no request: the channel waits for ever
+        if DMA.withheld:
+            return True  # the block raises no TX request (a fault, as rp2040js alone has it)
+        held = m.bus(bus_id).held()
+        if held & 2:
+            return True  # SCL held: the FIFO never drains, the request never comes again
         self._left = -1
+        if held & 1:  # SDA held: the arbitration lost, the FIFO flushed, the words dropped
+            raw = m.I2C_BASES[bus_id] + m.IC_RAW_INTR_STAT
+            m.state.words[raw] = m.state.words.get(raw, 0) | m.TX_ABRT
+            return False
         self._deliver(bus_id)
         return False
 

@@ -162,11 +162,12 @@ def test_a_panel_missing_at_power_on_is_configured_by_a_later_show():
     assert oled.errors == 1
     frame = pattern()
     assert oled.show(frame) == 0 and oled.errors == 2
-    oled.contrast(0x20)  # counted, not raised: a menu must not crash on a loose wire
-    assert oled.errors == 3
+    oled.contrast(0x20)  # kept for the panel's set-up, not raised: a menu must not crash
+    assert oled.errors == 2 and oled.health() == (False, 1, 0, 2)
     panel = bus.attach(0x3C, Ssd1306Panel())
     assert oled.show(frame) == 8 * (8 + 130)
-    assert panel.on and panel.ram == frame and panel.charge_pump
+    assert panel.on and panel.ram == frame and panel.charge_pump and panel.contrast == 0x20
+    assert oled.health() == (True, 1, 1, 2)
 
 
 def test_the_ssd1306_power_on_bytes_are_the_datasheet_sequence():

@@ -204,6 +204,14 @@ def test_a_reading_far_from_any_event_is_asked_about_with_both_readings():
     assert registry.parse("20m 25/300s") == registry.parse("20m 25/5m")
 
 
+def test_a_chess_control_mistyped_as_arimaa_is_asked_about():
+    # Four numbers read as Arimaa's M/R/P/L: 90 minutes a move, which no Arimaa event gives.
+    asked("90/30/40/2", "read as Arimaa", "90 min a move", "arimaa:90/30/40/2", "40/90+30")
+    assert registry.parse("arimaa:90/30/40/2").first.move_ms == 90 * 60 * SEC
+    assert registry.parse("2/2/100/10/8").first.move_ms == 2 * 60 * SEC  # an event's: read
+    assert registry.parse("0:30/5/100/3").first.move_ms == 30 * SEC
+
+
 def test_errors_come_from_the_notation_the_text_resembles_and_point_at_the_character():
     for text, notation, position, words in (
         ("150h", "chessclock", 0, "more than the clock can hold"),
@@ -216,6 +224,7 @@ def test_errors_come_from_the_notation_the_text_resembles_and_point_at_the_chara
         ("45m 3x30s japan", "go", 10, "the word byo-yomi"),
         ("armageddon 5", "chessclock", 12, '"/" and the second player'),
         ("fischer 10 5 bronstein", "chessclock", 13, "only one mode"),
+        ("FISCHER 10 5 d5", "chessclock", 13, "only one increment, delay or mode"),
     ):
         error = raises(PresetError, registry.parse, text)
         assert (error.notation, error.position) == (notation, position), str(error)

@@ -38,7 +38,7 @@ def test_check_prints_each_reading_as_the_clock_gives_it(tmp_path, capsys):
         "%s:8: Menu name: 30 min; then 25 moves in 5 min" % path,
         "%s: 7 presets, all valid" % path,
     ]
-    for line, (number, name, spec) in zip(out, serial_cli.read_presets(str(path))[0]):
+    for line, (number, name, spec, _setup) in zip(out, serial_cli.read_presets(str(path))[0]):
         assert line.endswith(": " + describe(registry.parse(spec), name + " " + spec))
 
 

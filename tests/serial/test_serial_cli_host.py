@@ -12,7 +12,7 @@ import time
 import pytest
 import serial
 
-from sim import serial_cli
+from sim import presets_file, serial_cli
 from sim.pty_serial import PtySerial
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -104,7 +104,7 @@ def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path)
     )
     assert out[1].endswith("presets.txt:4: OK added 18 Blitz 3+2 club: 3 min + 2 s/move")
     assert "presets.txt:5: OK added 19 Go byoyomi" in out[2]
-    assert out[-1] == "3 added, 0 refused"
+    assert out[-1] == "3 added, 0 replaced, 0 refused"
     status, out, _ = run(capsys, "presets", "list", "--port", clock.path)
     assert status == 0
     assert out[16:] == [
@@ -113,6 +113,20 @@ def test_a_presets_file_is_sent_line_by_line_and_listed(clock, capsys, tmp_path)
         "19 Go byoyomi = sgf:TM[1800]OT[5x30 byo-yomi]",
         "OK 19 presets",
     ]
+
+
+def test_a_file_sent_again_replaces_its_presets_and_says_so(clock, capsys, tmp_path):
+    path = write_presets(tmp_path, GOOD)
+    assert run(capsys, "presets", "send", path, "--port", clock.path)[0] == 0
+    path = write_presets(tmp_path, GOOD + "Blitz 4+2 club = G/4/2\n")
+    status, out, err = run(capsys, "presets", "send", path, "--replace", "--port", clock.path)
+    assert status == 0, err
+    assert out[0].endswith(
+        "presets.txt:2: OK replaced 17 FIDE classical 2: 90 min + 30 s/move;"
+        " +30 min after move 40"
+    )
+    assert out[-1] == "1 added, 3 replaced, 0 refused"
+    assert run(capsys, "presets", "list", "--port", clock.path)[1][-1] == "OK 20 presets"
 
 
 def test_an_invalid_file_lists_every_bad_line_and_sends_nothing(clock, capsys, tmp_path):
@@ -140,7 +154,7 @@ def test_a_refusal_by_the_clock_exits_1(clock, capsys, tmp_path):
     )
     assert status == 1
     assert out[0].endswith(": ERR close the menu on the clock first")
-    assert out[-1] == "0 added, 3 refused"
+    assert out[-1] == "0 added, 0 replaced, 3 refused"
 
 
 def test_garbage_is_answered_with_errors_and_the_game_runs_on(clock, capsys):
@@ -182,12 +196,17 @@ def test_a_clock_that_does_not_answer_and_a_port_that_is_not_there(capsys):
     assert status == 1 and err[0].startswith("error: cannot open /dev/no-such-clock")
 
 
+def check(name, spec):
+    """What the host tool finds wrong with `PRESET ADD name = spec`, or None."""
+    return presets_file.check_entry(name, spec, serial_cli.parse_as_board)[0]
+
+
 def test_check_says_what_the_board_would_refuse():
-    assert serial_cli.check("Short", "G/5/3") is None
-    assert "printable ASCII" in serial_cli.check("Blitz ä", "G/5/3")
+    assert check("Short", "G/5/3") is None
+    assert "printable ASCII" in check("Blitz ä", "G/5/3")
     long_spec = "pcn:[" + ", ".join(['{"duration_ms": 60000}'] * 12) + "]"
-    assert "the clock takes 250" in serial_cli.check("Long", long_spec)
-    assert "TOML" in serial_cli.check("Toml", "pcn:periods = [{duration_ms = 60000}]")
+    assert "the clock takes 250" in check("Long", long_spec)
+    assert "TOML" in check("Toml", "pcn:periods = [{duration_ms = 60000}]")
     assert "tomllib" not in sys.modules or sys.modules["tomllib"] is not None
 
 
@@ -257,7 +276,11 @@ def test_a_backup_that_does_not_add_up_is_refused_and_a_plain_file_stays_plain(t
     assert "expected preset number 2" in problems[0][1] and "says 3 presets" in problems[1][1]
     text = "40 moves in 2h = 40/120, G/30\n"  # a name that starts with a number
     entries, problems, listing = serial_cli.read_presets(write_presets(tmp_path, text))
-    assert not listing and not problems and entries == [(1, "40 moves in 2h", "40/120, G/30")]
+    assert (
+        not listing
+        and not problems
+        and [entry[:3] for entry in entries] == [(1, "40 moves in 2h", "40/120, G/30")]
+    )
 
 
 def test_more_presets_than_the_clock_keeps_are_refused_before_sending(clock, capsys, tmp_path):
@@ -278,8 +301,8 @@ def test_more_presets_than_the_clock_keeps_are_refused_before_sending(clock, cap
 
 
 def test_check_and_the_clock_agree_on_names_the_file_cannot_keep(tmp_path, capsys):
-    assert "a name does not start with '#'" in serial_cli.check("#1 club", "25+10")
-    assert serial_cli.check("Club #1", "25+10") is None
+    assert "a name does not start with '#'" in check("#1 club", "25+10")
+    assert check("Club #1", "25+10") is None
     path = tmp_path / "club.txt"
     path.write_text("Club #1 = 25+10\n#2 club = 25+10\n")  # the second line is a comment
     status, out, err = run(capsys, "presets", "check", str(path))
@@ -310,7 +333,7 @@ def test_a_presets_file_typed_on_a_phone_goes_over_the_line_in_ascii(clock, caps
     assert status == 0, err
     assert out[0].endswith("Classical 's: 90 min + 30 s/move")
     status, out, err = run(capsys, "presets", "send", path, "--port", clock.path)
-    assert status == 0 and out[-1] == "4 added, 0 refused", (out, err)
+    assert status == 0 and out[-1] == "4 added, 0 replaced, 0 refused", (out, err)
     listed = run(capsys, "presets", "list", "--port", clock.path)[1]
     assert listed[16:20] == [
         "17 Classical 's = chessclock:90'+30''",

@@ -139,7 +139,7 @@ def test_presets_go_to_a_running_clock_through_the_host_tool(tmp_path):
     finally:
         served.stop()
     assert status == 0, err
-    assert out[-1] == "3 added, 0 refused"
+    assert out[-1] == "3 added, 0 replaced, 0 refused"
 
 
 def board_mpremote(tmp_path):

@@ -17,6 +17,7 @@ from sim import boards as sim_boards
 from sim import frames, interactive
 from sim.hal_base import DesktopBuzzer
 from sim.realtime import RealTimeHal, folder_storage
+from terminal_env import terminal_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROWS, COLS = 45, 140
@@ -129,7 +130,7 @@ class Session:
 
     def __init__(self, *args, rows=ROWS, cols=COLS):
         command = shlex.join([sys.executable, "-m", "sim", *args])
-        env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env = terminal_env(TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         self.child = pexpect.spawn(
             "bash",
             ["-c", command + '; echo "exit=$?"; stty -a'],
@@ -315,12 +316,12 @@ class Grid:
 LONG_STORAGE = "/home/someone/.local/state/tournament-clock/pico_tm1637"
 
 
-def drawn(rows, cols, board="pico_oled", actions=(), where=LONG_STORAGE, folder=None):
+def drawn(rows, cols, board="pico_oled", actions=(), where=LONG_STORAGE, folder=None, spec=None):
     """The lines a Screen draws in rows x cols, after `actions` (app/gestures.py)."""
     module = sim_boards.load(board)
     storage = folder_storage(str(folder))
     hal = RealTimeHal(storage, lambda timeout: None, {}, DesktopBuzzer(), ticks_ms=lambda: 0)
-    app = sim_boards.build_app(hal, module)
+    app = sim_boards.build_app(hal, module, spec)
     for action in actions:
         app.on_action(action, 0)
     app.render(0)
@@ -336,6 +337,14 @@ def _braille_box(frame, left_on=False, right_on=False):
     picture = frames.oled_braille(frame).split("\n")
     edge = interactive.lights_edge(64, left_on, right_on)
     return ["+" + "-" * 64 + "+"] + ["|%s|" % line for line in picture] + [edge]
+
+
+def test_a_120_x_40_terminal_has_the_largest_braille_picture_that_fits(tmp_path):
+    lines, frame = drawn(40, 120, folder=tmp_path)
+    picture = frames.oled_braille(frame, scale=(7, 4)).split("\n")
+    assert [line[1:113] for line in lines[1:29]] == picture  # 1.75 x the half size: 112 x 28
+    assert lines[30].startswith("board: pico_oled (oled)")
+    assert sum(1 for line in lines if not line.strip()) <= 4
 
 
 def test_an_80_x_24_terminal_has_the_oled_in_braille_the_status_and_the_keys(tmp_path):
@@ -385,8 +394,8 @@ def _arbiter_actions():
 
 
 def test_beside_the_picture_the_arbiter_s_lines_are_one_each_and_whole(tmp_path):
-    lines, _ = drawn(40, 120, actions=_arbiter_actions(), folder=tmp_path)
-    panel = [line[68:] for line in lines]  # right of the 66-wide braille box
+    lines, _ = drawn(20, 120, actions=_arbiter_actions(), folder=tmp_path)
+    panel = [line[68:] for line in lines]  # right of the 66-wide braille box: too low for more
     at = panel.index("state: arbiter  Arbiter")
     assert panel[at + 1 : at + 4] == ["   L 05:00 #0", "   R 05:03 #0", "  [Left time +-1 min]"]
     assert panel[at + 4].startswith("last tone:")
@@ -417,14 +426,20 @@ def test_armageddon_says_who_has_the_draw_odds_and_where(tmp_path):
     hal = RealTimeHal(folder_storage(str(tmp_path)), lambda t: None, {}, DesktopBuzzer())
     app = sim_boards.build_app(hal, module, "armageddon 5/4 +2")
     line = sim_boards.preset_line(app)
-    assert line.endswith("a draw is a win for the second player; draw odds: Black (right)")
+    assert line == (
+        "Command line (draw odds: Black, right): White 5 min + 2 s/move | Black 4 min + 2 s/move"
+    )
     assert sim_boards.turn_line(app) == "a lever starts White's, left; +/- swaps"
     app.on_action(gestures.PLUS, 0)  # the sides swapped: White on the right
-    assert sim_boards.preset_line(app).endswith("draw odds: Black (left)")
+    assert sim_boards.preset_line(app).startswith("Command line (draw odds: Black, left): ")
     assert sim_boards.turn_line(app) == "a lever starts White's, right; +/- swaps"
     factory = sim_boards.build_app(hal, module)
     factory.choose_preset(factory.presets.index_of("Armageddon 5/4"))
-    assert sim_boards.preset_line(factory).endswith("draw odds: Black (right)")
+    line = sim_boards.preset_line(factory)
+    assert line == "Armageddon 5/4 (draw odds: Black, right): White 5 min | Black 4 min"
+    # On an 80 x 24 terminal the status line keeps who has the draw odds.
+    drawn_lines, _ = drawn(24, 80, "pico_oled", folder=tmp_path / "small", spec="armageddon 5/4")
+    assert any("(draw odds: Black, right)" in text for text in drawn_lines), drawn_lines
 
 
 def test_the_lights_sit_in_the_box_s_bottom_edge_under_each_half():

@@ -18,7 +18,6 @@ from sim.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WAIT_S = 8
-GAP_S = 0.15  # between two keys on one clock: serve holds a button 80 ms
 
 
 def until(check, what, timeout=WAIT_S):
@@ -48,11 +47,9 @@ class Served:
         line = self.process.stdout.readline().decode()
         assert line.startswith("serial: "), line
         self.path = line[8:].strip()
-        self.pressed = 0.0
 
     def key(self, name):
-        time.sleep(max(0.0, self.pressed + GAP_S - time.monotonic()))
-        self.pressed = time.monotonic()
+        """Press `name`: serve presses each key line on its own, after the one before."""
         self.process.stdin.write(name.encode() + b"\n")
         self.process.stdin.flush()
 
@@ -319,6 +316,7 @@ class FakeClock:
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         self.typed = b""
+        self.heard = []  # every line the follower sent, in order
 
     def expect(self, command):
         """Read the follower's lines up to `command`; the lines before it."""
@@ -328,6 +326,8 @@ class FakeClock:
             while b"\n" in self.typed:
                 line, self.typed = self.typed.split(b"\n", 1)
                 line = line.decode().strip()
+                if line:
+                    self.heard.append(line)
                 if line == command:
                     return before
                 if line:
@@ -336,9 +336,12 @@ class FakeClock:
             assert left > 0 and select.select([self.master], [], [], left)[0], command
             self.typed += os.read(self.master, 4096)
 
-    def quiet(self):
-        """Nothing more comes from the follower (within a short while)."""
-        assert not self.typed.strip() and not select.select([self.master], [], [], 0.2)[0]
+    def everything(self):
+        """Every line the follower sent, once it has stopped: those read and the rest."""
+        while select.select([self.master], [], [], 0)[0]:
+            self.typed += os.read(self.master, 4096)
+        rest = [line.decode().strip() for line in self.typed.split(b"\n")]
+        return self.heard + [line for line in rest if line]
 
     def send(self, *lines):
         for line in lines:
@@ -412,7 +415,6 @@ def test_garbage_is_noted_and_a_missed_line_asks_for_the_record_again(tmp_path):
         clock.send(event("press", log, 3))
         until(lambda: follower.files("desk")[0] == game(log), "the press")
         assert follower.files("desk")[1]["plies"] == 3
-        clock.quiet()  # the press was in order: no GAME for it
         log += [ply(4, 7000), ply(5, 8000)]
         clock.send(event("press", log, 5))  # the press of ply 4 was lost on the way
         assert clock.expect("GAME") == []  # asked again
@@ -425,7 +427,10 @@ def test_garbage_is_noted_and_a_missed_line_asks_for_the_record_again(tmp_path):
         until(lambda: len(follower.files("desk")[0]["plies"]) == 4, "the undo")
     finally:
         assert follower.stop() == 0
+        sent = clock.everything()
         clock.close()
+    # GAME at the start, for the lost press and for the undo: none for the press in order.
+    assert sent == ["PING", "STREAM ON", "STATE", "GAME", "GAME", "GAME"], sent
     assert [line for line in follower.said if "ignored" in line] == [
         "clock desk: ignored a line: hello",
         "clock desk: ignored a line: EV {not json",

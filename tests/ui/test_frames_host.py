@@ -61,6 +61,20 @@ def test_oled_braille_is_16_lines_of_64_cells_each_pixel_its_own_dot():
     assert frames.oled_braille(frame).split("\n")[15] == " " * 63 + "\u28ff"
 
 
+def test_oled_braille_scaled_keeps_the_panel_s_shape_and_each_pixel_where_it_was():
+    frame = bytearray(canvas.SIZE)
+    canvas.Canvas(frame).fill_rect(0, 0, 128, 64, 1)
+    for (num, den), cols, rows in (((3, 2), 96, 24), ((7, 4), 112, 28), ((5, 4), 80, 20)):
+        lines = frames.oled_braille(frame, scale=(num, den)).split("\n")
+        assert (len(lines), {len(line) for line in lines}) == (rows, {cols})
+        assert set("".join(lines)) == {"\u28ff"}  # every dot on: 2 cols x 4 rows of dots a cell
+    frame = bytearray(canvas.SIZE)
+    canvas.Canvas(frame).fb.pixel(127, 63, 1)  # the bottom right pixel: 1.5 x 1.5 dots
+    lines = frames.oled_braille(frame, scale=(3, 2)).split("\n")
+    on = [(y, x) for y, line in enumerate(lines) for x, cell in enumerate(line) if cell != " "]
+    assert on == [(23, 95)] and lines[23][95] == chr(0x2800 | 1 << 7)  # dot 8: its corner
+
+
 def test_seg_text_draws_digits_and_the_colon():
     screen = SegScreen()
     left, right = View(), View()

@@ -51,9 +51,16 @@ const state = (page) => page.evaluate(() => window.clockPage.clock.info.state);
 async function waitState(page, wanted, ms = 5000) {
   await page.waitForFunction((w) => window.clockPage && window.clockPage.clock.info.state === w, wanted, { timeout: ms });
 }
-async function lever(page, side, waitMs) {
+// The game's own time passing: a move `ms` long, counted on the page's clock (the one its edges
+// are stamped with), not a wait for something to happen. What a check reads next is waited for
+// as a condition.
+async function elapse(page, ms) {
+  const until = await page.evaluate((ms) => performance.now() + ms, ms);
+  await page.waitForFunction((until) => performance.now() >= until, until, { timeout: ms + 30000, polling: 10 });
+}
+async function lever(page, side, moveMs) {
   await page.click(`#lever-${side}`);
-  await page.waitForTimeout(waitMs);
+  await elapse(page, moveMs);
 }
 
 const { child, url } = await serve();
@@ -69,6 +76,9 @@ try {
   await ready(page);
   result.load_ms = Date.now() - t0;
   check("the page loads and the clock starts", (await state(page)) === "ready", `${result.load_ms} ms`);
+  await page.waitForFunction(() => /battery .* simulated/.test(document.getElementById("status").textContent), null, { timeout: 5000 }).catch(() => {});
+  const status = await page.textContent("#status");
+  check("the page says the battery figure on the display is simulated", /battery \d\.\d\d V, \d+ %, simulated/.test(status), status);
 
   // A preset error is the clock's own one-line message; a good preset is read back in words.
   await page.fill("#preset", "5+x");
@@ -90,8 +100,7 @@ try {
   const gaps = [700, 450, 900, 300, 600];
   for (const [i, gap] of gaps.entries()) await lever(page, i % 2 ? "left" : "right", gap);
   await page.click("#buttons [data-button=play]");
-  await waitState(page, "paused");
-  await page.waitForTimeout(200);
+  await waitState(page, "paused"); // info comes with the frame painted: nothing more to wait for
   result.oled = await page.evaluate(async () => {
     const display = await import("./display.js");
     const clock = window.clockPage.clock;
@@ -116,11 +125,12 @@ try {
     `${result.record_resumed.plies.length} plies, state ${result.after_resume}`,
   );
   await page.click("#buttons [data-button=play]"); // a paused game resumes; a ply more
-  await page.waitForTimeout(250);
+  await waitState(page, "running");
+  await elapse(page, 250);
   await lever(page, result.record_paused.plies.length % 2 ? "left" : "right", 100);
   await lever(page, "left", 50);
   await page.click("#buttons [data-button=play]");
-  await page.waitForTimeout(300);
+  await waitState(page, "paused");
 
   // Downloads: the record as JSON, PGN with %clk and SGF with BL/WL, through the page's buttons.
   for (const kind of ["json", "pgn", "sgf"]) {
@@ -224,7 +234,7 @@ try {
   await page.waitForFunction(() => window.clockPage.clock.info.board === "pico_tm1637");
   await lever(page, "right", 400);
   await page.click("#buttons [data-button=play]");
-  await page.waitForTimeout(200);
+  await waitState(page, "paused");
   result.seg = await page.evaluate(async () => {
     const display = await import("./display.js");
     const clock = window.clockPage.clock;
@@ -321,9 +331,9 @@ async function webSerial(url) {
   // Follow a game live: the board's levers pressed by its keys (a, l), the host's record follows
   // (STREAM).
   await board.keyboard.press("a");
-  await board.waitForTimeout(400);
+  await elapse(board, 400);
   await board.keyboard.press("l");
-  await board.waitForTimeout(300);
+  await elapse(board, 300);
   await board.keyboard.press("ArrowLeft");
   await host.waitForFunction(() => document.querySelectorAll("#record tbody tr").length === 2, null, { timeout: 5000 });
   check("the host follows the board's game live", true, await host.textContent("#record-state"));
@@ -430,10 +440,10 @@ async function recordFollowsTheBoard(page) {
   await answerTo(page, "45m 3x30s", /using/);
   await lever(page, "right", 300);
   await lever(page, "left", 300); // 1 ply on this board, a game running
-  await page.waitForFunction(() => /1 plies/.test(document.getElementById("record-state").textContent), null, { timeout: 2000 }).catch(() => {});
+  await page.waitForFunction(() => /1 ply\)/.test(document.getElementById("record-state").textContent), null, { timeout: 5000 }).catch(() => {});
   const switched = await page.textContent("#record-state");
   const goHead = await page.$$eval("#record th", (ths) => ths.map((th) => th.textContent));
-  check("after switching boards the record is the new board's game", /running, 1 plies/.test(switched) && goHead[3] === "Black" && goHead[4] === "White", switched + " " + goHead);
+  check("after switching boards the record is the new board's game", /running, 1 ply\)/.test(switched) && goHead[3] === "Black" && goHead[4] === "White", switched + " " + goHead);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-json")]);
   const saved = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
   check("record (JSON) downloads the running game of the board chosen", saved.plies.length === 1 && saved.clock.state === "running", await page.textContent("#record-answer"));
@@ -458,13 +468,14 @@ async function savedWhenHidden(url) {
   check("a reload gives the running player no time back", reloaded <= 300000 - 900 && reloaded >= 300000 - 2000, reloaded);
   await page.click("#buttons [data-button=play]"); // resume (paused), then run again
   await page.click("#buttons [data-button=play]");
-  await page.waitForTimeout(700);
+  await waitState(page, "running");
+  await elapse(page, 700);
   await page.evaluate(() => {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
     document.dispatchEvent(new Event("visibilitychange"));
     localStorage.setItem = () => {}; // the phone drops the tab: nothing more is written
   });
-  await page.waitForTimeout(500);
+  await elapse(page, 500); // the time the tab was away
   await page.reload();
   await ready(page);
   const dropped = await mover();
@@ -485,7 +496,7 @@ async function onAPhone(url) {
   const labels = await page.$$eval("#buttons button", (buttons) => buttons.map((b) => b.innerText.trim()));
   check("a phone's buttons carry no keyboard hints", labels.join("|") === "play|set|\u2212|+", labels.join("|"));
   await page.tap("#connect");
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => !document.getElementById("notes").hidden && document.getElementById("notes").textContent, null, { timeout: 5000 }).catch(() => {});
   const said = await page.evaluate(() => {
     const notes = document.getElementById("notes");
     const box = notes.getBoundingClientRect();
@@ -509,9 +520,9 @@ async function legibility(url) {
   const { context, page } = await fresh(url, { viewport: { width: 2100, height: 1800 } });
   const frames = { paused: result.oled.trace.frame, flagged: result.flagged_frame }; // the main game's
   const frame = () => page.evaluate(() => window.clockPage.clock.trace().frame);
-  const press = async (name, wait = 100) => {
-    await page.click(`#buttons [data-button=${name}]`);
-    await page.waitForTimeout(wait);
+  const press = async (name, gap = 100) => {
+    await page.click(`#buttons [data-button=${name}]`); // taken in the click's own handler
+    await elapse(page, gap); // the next press past the 30 ms lockout, as a hand leaves it
   };
   await press("set");
   frames.menu = await frame(); // the selected line inverted
@@ -660,7 +671,7 @@ async function screenshots(url) {
     const press = (side) => (options.hasTouch ? page.tap(`#lever-${side}`) : page.click(`#lever-${side}`));
     for (const [side, ms] of [["left", 900], ["right", 1300], ["left", 700], ["right", 1100], ["left", 400]]) {
       await press(side);
-      await page.waitForTimeout(ms);
+      await elapse(page, ms);
     }
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, name) });

@@ -67,3 +67,14 @@ def test_a_running_game_saved_as_the_tab_goes_is_charged_to_that_moment():
     assert again.app.state_name() == "resume"
     view = again.app.views(again.hal.ticks_ms())[0]
     assert 5 * 60000 + 3000 - view.time_ms == 3100  # Blitz 5+3: charged from 1000 to 4100
+
+
+def test_the_page_says_its_battery_figure_is_simulated():
+    page = clock_page.Page("pico_oled", Store())
+    info = json.loads(page.info())
+    mv = page.hal.battery_mv()
+    percent = page.hal.gauge.percent(mv)
+    assert info["battery"] == "%d.%02d V, %d %%" % (mv // 1000, mv % 1000 // 10, percent)
+    assert page.app.status.battery_percent == percent  # the figure the display shows
+    with open(os.path.join(ROOT, "web", "page.js"), encoding="utf-8") as handle:
+        assert "simulated (the page has no cell to read)" in handle.read()
