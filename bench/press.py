@@ -148,8 +148,18 @@ def oled_bytes(windows):
     return sum([window_bytes(x0, x1, p0, p1) for x0, x1, p0, p1 in windows])
 
 
+def scl_hz(asked, clk_sys=125000000):
+    """The SCL rate the RP2040 makes of `asked`: the Pico SDK's i2c_set_baudrate counts (LCNT
+    3/5 of the period, SPKLEN LCNT / 16), SCL high HCNT + SPKLEN + 7 and low LCNT + 1 clk_sys
+    cycles (RP2040 datasheet 4.3.14): 376.5 kHz of 400 kHz, 399.4 kHz of 425 kHz."""
+    period = (clk_sys + asked // 2) // asked
+    low = period * 3 // 5
+    spike = 1 if low < 16 else low // 16
+    return clk_sys / (period - low + spike + 7 + low + 1)
+
+
 def i2c_us(count):
-    return count * 9 * 1000000 / pico_oled.I2C_FREQ  # 8 bits and the ACK per byte
+    return count * 9 * 1000000 / scl_hz(pico_oled.I2C_FREQ)  # 8 bits and the ACK per byte
 
 
 class SegBus:
@@ -532,7 +542,7 @@ def main():
     print("app_correction", "%.4f" % APP_CORRECTION)
     print("wake_us", WAKE_US)
     print("pin_call_us", PIN_CALL_US)
-    print("i2c_hz", pico_oled.I2C_FREQ)
+    print("i2c_hz", round(scl_hz(pico_oled.I2C_FREQ)))
     print("tm1637_delay_us", pico_tm1637.TM1637_DELAY_US)
     print("repeats", REPEATS)
     oled = OledBus()

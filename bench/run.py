@@ -131,7 +131,8 @@ def flash_rows():
                     after,
                 ),
                 "n/a",
-                "a press during a save is stamped late by " + late,
+                "a press during a save is lit and drawn late by %s (the levers' stamps are the "
+                "PIO's: on time)" % late,
                 "bench/flash_save.py: littlefs (VfsLfs2, progsize 256, 4 KB blocks) on a counting "
                 "RAM device, G/90/30, 400 plies in 2 h 15 min with a save after each press and "
                 "every 10 s of a move; durations from the W25Q16JV datasheet (interrupts are off "

@@ -62,11 +62,12 @@ def main():
     from ui import kinds
 
     try:
-        from rp2 import Flash  # the filesystem's flash: the game's slot ring is in it
-
-        flash = Flash()
-    except ImportError:
-        flash = None
+        import rp2
+        import uctypes
+    except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
+        rp2 = uctypes = None
+    # The filesystem's flash: the game's slot ring is in it (hal/lfs_slots.py).
+    flash = None if rp2 is None else rp2.Flash()
 
     try:
         hal = Rp2040Hal(
@@ -80,6 +81,8 @@ def main():
             display=kinds.driver_for,
             checked=True,  # board_problem() above
             flash=flash,
+            rp2=rp2,
+            addressof=uctypes and uctypes.addressof,
         )
     except ValueError as error:  # hal.board_check's BoardError, or a pin machine refuses
         print("clock: board.py refused: %s" % error)

@@ -4,7 +4,9 @@
 #
 # A HAL object offers:
 #   ticks_ms()            the current stamp (ms, wraps at 2**30)
-#   edges                 an EdgeRing that button and lever interrupts fill with timestamped edges
+#   edges                 an EdgeRing of timestamped edges: button interrupts fill it, and the
+#                         levers' edges stamped by hardware where the board has it (the RP2040's
+#                         PIO and DMA: hal/rp2040/lever_stamps.py), else by their interrupts
 #   wait(until)           sleep until the stamp `until`, an edge or a serial byte (None: no stamp);
 #                         it may return early, and the loop takes that as a pass with nothing to
 #                         do. Edges are stamped by their interrupts whatever the wait does: the

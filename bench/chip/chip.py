@@ -4,7 +4,8 @@
 # The chip's USB serial is a pseudo-terminal while `forward` is on (mpremote and flash.sh use
 # `chip.port` as they would /dev/ttyACM0), and otherwise lands in `chip.output` for the bench
 # to read. Every command waits at most `timeout` seconds of wall time: a chip that stops
-# answering is killed and raises Hung, never left running.
+# answering is killed and raises Hung, never left running. `flash_timing` is emu.mjs's
+# --flash-timing: typ (the W25Q16JV's typical erase and program times, the default), max or none.
 import json
 import os
 import pty
@@ -34,6 +35,7 @@ class Chip:
         leds="",
         spi_oled="",
         ht1621="",
+        flash_timing="typ",
         options=(),
     ):
         self.timeout = timeout
@@ -48,7 +50,8 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
-        command += ["--ht1621", ht1621] + list(options)  # options: faults.mjs's, say
+        command += ["--ht1621", ht1621, "--flash-timing", flash_timing]
+        command += list(options)  # options: faults.mjs's, say
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(
             command,

@@ -16,8 +16,11 @@
 //               IO_BANK0's DORMANT_WAKE_INTE edges or levels
 // PLL_SYS's power-down before its first lock (at boot) is not light sleep. Its lock time and the
 // crystal's start-up after a dormant wake (XOSC_STARTUP, 1 ms as the Pico SDK sets it) are the
-// only delays modelled: PLL lock is instant, the crystal takes WAKE_NS. Sleep clock gating
-// (SLEEP_EN0/1) is not modelled: a PWM keeps running through a light sleep here.
+// only delays modelled: PLL lock is instant, the crystal takes WAKE_NS. Of sleep clock gating
+// (SLEEP_EN0/1: the clocks that stop while the core sleeps with SCR.SLEEPDEEP set, as
+// machine.lightsleep sleeps) only the PIO blocks' is modelled (pioClocked): a PWM keeps running
+// through a light sleep here, and no DMA transfer runs across one on the clock (the HAL waits
+// for its display's transfers before it sleeps).
 
 const XOSC_HZ = 12e6;
 const ROSC_HZ = 6.5e6;
@@ -37,6 +40,12 @@ const LEVEL_LOW = 1;
 const LEVEL_HIGH = 2;
 const EDGE_LOW = 4;
 const EDGE_HIGH = 8;
+// CLOCKS SLEEP_EN0 and its PIO bits; the Cortex-M0+'s SCR (in the PPB) and its SLEEPDEEP bit
+const SLEEP_EN0 = 0xa8;
+const SLEEP_EN1 = 0xac;
+const SLEEP_EN0_PIO = [0x1000, 0x2000];
+const SCR = 0xd10;
+const SLEEPDEEP = 0x4;
 
 class PllSys {
   constructor(tree) {
@@ -123,6 +132,16 @@ export class ClockTree {
     this.wake = [0, 0, 0, 0]; // DORMANT_WAKE_INTE0..3
     this.latched = [0, 0, 0, 0]; // edges seen while armed
     this.pll = null; // update() waits for the new one
+    this.sleepEn = [0xffffffff, 0xffffffff]; // SLEEP_EN0, SLEEP_EN1 (reset: every clock on)
+    this.scr = 0;
+    const ppb = mcu.ppb;
+    const ppbRead = ppb.readUint32.bind(ppb);
+    const ppbWrite = ppb.writeUint32.bind(ppb);
+    ppb.readUint32 = (offset) => (offset === SCR ? this.scr : ppbRead(offset));
+    ppb.writeUint32 = (offset, value) => {
+      if (offset === SCR) this.scr = value & 0x16;
+      else ppbWrite(offset, value);
+    };
     const pll = new PllSys(this);
     this.pll = pll;
     mcu.peripherals[0x40028] = pll;
@@ -134,10 +153,14 @@ export class ClockTree {
     };
     const clocks = mcu.peripherals[0x40008];
     const clocksWrite = clocks.writeUint32.bind(clocks);
+    const clocksRead = clocks.readUint32.bind(clocks);
     clocks.writeUint32 = (offset, value) => {
-      clocksWrite(offset, value);
+      if (offset === SLEEP_EN0 || offset === SLEEP_EN1) this.sleepEn[(offset - SLEEP_EN0) >> 2] = value >>> 0;
+      else clocksWrite(offset, value);
       this.update();
     };
+    clocks.readUint32 = (offset) =>
+      offset === SLEEP_EN0 || offset === SLEEP_EN1 ? this.sleepEn[(offset - SLEEP_EN0) >> 2] : clocksRead(offset);
     const io = mcu.peripherals[0x40014];
     const ioRead = io.readUint32.bind(io);
     const ioWrite = io.writeUint32.bind(io);
@@ -186,6 +209,14 @@ export class ClockTree {
     }
     this.periHz = c.periCtrl & 0x800 ? pick(c.periCtrl, [this.sysHz, pllHz, PLL_USB_HZ, ROSC_HZ, XOSC_HZ]) : 0;
     this.mcu.clkPeri = this.periHz;
+  }
+
+  // Whether PIO block `index` has its clock now: not while the core sleeps deeply (WFI/WFE with
+  // SCR.SLEEPDEEP) with the block's bit clear in SLEEP_EN0, nor while the chip is dormant.
+  pioClocked(index) {
+    if (this.dormant) return false;
+    if (!(this.mcu.core.waiting && this.scr & SLEEPDEEP)) return true;
+    return !!(this.sleepEn[0] & SLEEP_EN0_PIO[index]);
   }
 
   get dormant() {

@@ -6,6 +6,7 @@
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
 //                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c|none] [--spi-oled BUS,DC,CS]
 //                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA]
+//                [--flash-timing typ|max|none]
 //
 // Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
 // asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
@@ -14,29 +15,36 @@
 // wall speed (for mpremote over USB) until the next command. The USB serial's bytes travel on
 // the socket at fd N. The display's writes (hardware I2C transactions, bursts on hardware SPI,
 // bit-banged TM1637 frames), the running-side lights' levels (--leds), the core's sleeps of
-// 2 ms or more (the main loop between passes), flash erases and programs, and resets (why:
-// 'watchdog', 'forced', 'breakpoint', 'command') are kept as events with their emulated ms,
-// taken by {"op": "events"}.
+// 2 ms or more (the main loop between passes), flash erases and programs (each with the ms the
+// core waited in it), and resets (why: 'watchdog', 'forced', 'breakpoint', 'command') are kept
+// as events with their emulated ms, taken by {"op": "events"}. Every answer carries `timer_us`,
+// the chip's own microsecond timer (TIMERAWL: it restarts with each boot), so the bench can put a
+// lever's edge at a chosen instant of the chip's clock.
 //
 // Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
 // and lights show (meter.mjs) come with every answer.
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
-// does their work here: rp2040js's SSI cannot program flash, and MicroPython's file system
-// needs them.
+// does their work here (rp2040js's SSI cannot program flash, and MicroPython's file system needs
+// them), and the core then waits what the W25Q16JV takes (flash.mjs; --flash-timing, typ by
+// default: the datasheet's typical times; max: its maximum; none: no time at all), with the
+// interrupts as MicroPython left them (masked) while the timer, DMA, PIO and the buses run on.
+// The PIO's state machines run in emulated time (pio.mjs).
 import fs from 'fs';
 import net from 'net';
 import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
 import { ClockTree } from './clocks.mjs';
+import { FlashChip } from './flash.mjs';
+import { PioClock } from './pio.mjs';
 import { decoder as ht1621 } from './ht1621.mjs';
 import { Meter } from './meter.mjs';
 import { attach as attachFaults } from './faults.mjs'; // takes its own options off argv first
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
-  ht1621: '', 'spi-oled': '',
+  ht1621: '', 'spi-oled': '', 'flash-timing': 'typ',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -53,6 +61,12 @@ const CYCLE_NS = 8;
 const NPIN = 30;
 const BK_ERASE = 0xe0;
 const BK_PROGRAM = 0xe1;
+let flashChip;
+try {
+  flashChip = new FlashChip(opts['flash-timing'], FLASH_SIZE);
+} catch (error) {
+  fail(error.message);
+}
 
 // ---------------------------------------------------------------- boot ROM and image
 const rom = new Uint8Array(fs.readFileSync(opts.bootrom));
@@ -113,12 +127,15 @@ let resets = 0;
 let resetAsked = false;
 let resetWhy = ''; // the reset event's why: 'watchdog' (it ran out), 'forced' (machine.reset())
 let stopSlice = false;
+let stallNs = 0; // the core waits for the flash this long yet (flash.mjs), interrupts masked
+let pio = null; // this boot's PioClock
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
 const clocks = new ClockTree();
 const meter = new Meter(nowNs);
 function event(record) {
   if (record.t === undefined) record.t = +nowMs().toFixed(4);
+  if (xip && record.ev === 'flash') xip.live = false; // the pass ends at its save
   if (profileLive && profileToPassEnd) {
     // The pass ends at its first flash write, or at a sleep of 2 ms or more it began; what it
     // shows ends with its last display write or light switched before that.
@@ -150,7 +167,10 @@ function resolve(pin) {
     if (ledPins.has(pin) && gpio.outputEnable) event({ ev: 'led', pin, on: value });
     for (const listener of listeners) listener(pin);
   }
-  if (gpio.rawInputValue !== !!value) gpio.setInputValue(!!value);
+  if (gpio.rawInputValue !== !!value) {
+    if (pio) pio.wake(); // a state machine sees the new level from this instant on
+    gpio.setInputValue(!!value);
+  }
 }
 
 // ---------------------------------------------------------------- SSD1306 on hardware I2C
@@ -224,28 +244,49 @@ if (spiOled && (spiOled.length !== 3 || ![0, 1].includes(spiOled[0]) || spiOled.
 const i2cOled = opts.oled && opts.oled !== 'none';
 const oled = i2cOled || spiOled ? new Ssd1306(i2cOled ? parseInt(opts.oled) : -1) : null;
 
-// rp2040js moves I2C bytes at once; each step here is answered after its time on the wire, from
-// the SCL high and low counts the firmware set (in clk_sys cycles): 9 clocks a byte with its
-// ACK, one for a START or a STOP.
+// rp2040js moves I2C bytes at once; each step here is answered after its time on the wire: 9
+// SCL periods a byte with its ACK, one for a START or a STOP. The period is the RP2040's (its
+// I2C block is Synopsys DW_apb_i2c; RP2040 datasheet, 4.3.14, IC_CLK frequency configuration):
+// SCL stays high IC_FS_SCL_HCNT + IC_FS_SPKLEN + 7 ic_clk cycles and low IC_FS_SCL_LCNT + 1
+// (the SS counts in standard mode), ic_clk being clk_sys. The Pico SDK's i2c_set_baudrate for
+// 400 kHz at 125 MHz sets HCNT 126, LCNT 187, SPKLEN 11: 144 + 188 cycles, 376.5 kHz.
+// rp2040js 1.3.3 keeps a written IC_FS_SPKLEN only when the value's own bit 0 is clear (it
+// tests the value, not IC_ENABLE): here the register takes what is written while the block is
+// disabled, at least 1, as the datasheet has it.
+const IC_FS_SPKLEN = 0xa0;
+function sclCycles(high, low, spikeLength) {
+  return high + spikeLength + 7 + low + 1;
+}
 function hookI2C(bus, index) {
+  let spikeLength = 7; // IC_FS_SPKLEN's reset value
+  const writeRegister = bus.writeUint32.bind(bus);
+  const readRegister = bus.readUint32.bind(bus);
+  bus.writeUint32 = (offset, value) => {
+    if (offset !== IC_FS_SPKLEN) return writeRegister(offset, value);
+    if (!(bus.enable & 1)) spikeLength = Math.max(value & 0xff, 1);
+  };
+  bus.readUint32 = (offset) => (offset === IC_FS_SPKLEN ? spikeLength : readRegister(offset));
   const TX_EMPTY = 1 << 4;
   let transaction = null;
   let device = null;
+  let started = 0; // the last START's instant
   const alarm = clock.createAlarm(() => alarm.then());
   const later = (bits, then) => {
-    const high = bus.fsClockHighPeriod || bus.ssClockHighPeriod;
-    const low = bus.fsClockLowPeriod || bus.ssClockLowPeriod;
+    const period = sclCycles(bus.sclHighPeriod, bus.sclLowPeriod, spikeLength);
     alarm.then = then;
-    alarm.schedule(bits * (high + low) * CYCLE_NS);
+    alarm.schedule(bits * period * clocks.cycleNs);
   };
   const finish = () => {
     if (!transaction) return;
-    event({ ev: 'i2c', bus: index, addr: transaction.addr, n: transaction.n, ack: !!device });
+    const { addr, n } = transaction;
+    const hz = Math.round(1e9 / (sclCycles(bus.sclHighPeriod, bus.sclLowPeriod, spikeLength) * clocks.cycleNs));
+    event({ ev: 'i2c', bus: index, addr, n, ack: !!device, t0: +started.toFixed(4), hz });
     transaction = null;
     device = null;
   };
   bus.onStart = () => {
     finish();
+    started = nowMs();
     later(1, () => bus.completeStart());
   };
   bus.onConnect = (address, mode) => {
@@ -455,13 +496,15 @@ function boot(flash) {
   mcu.flash.set(flash);
   mcu.onBreak = (code) => {
     const r = mcu.core.registers;
-    if (code === BK_ERASE || code === BK_PROGRAM) event({ ev: 'flash' });
-    if (code === BK_ERASE) {
-      const start = r[0] & ~0xfff;
-      const end = Math.min((r[0] + r[1] + 0xfff) & ~0xfff, FLASH_SIZE);
-      mcu.flash.fill(0xff, start, end);
-    } else if (code === BK_PROGRAM) {
-      for (let i = 0; i < r[2] >>> 0; i++) mcu.flash[(r[0] >>> 0) + i] &= mcu.readUint8(r[1] + i);
+    if (code === BK_ERASE || code === BK_PROGRAM) {
+      // flash_range_erase(addr, count, block_size, block_cmd) / _program(addr, data, count)
+      const [addr, count] = [r[0] >>> 0, (code === BK_ERASE ? r[1] : r[2]) >>> 0];
+      const ns =
+        code === BK_ERASE
+          ? flashChip.erase(mcu.flash, addr, count, r[2] >>> 0, r[3] & 0xff, clocks.cycleNs)
+          : flashChip.program(mcu.flash, addr, count, (i) => mcu.readUint8((r[1] + i) >>> 0), clocks.cycleNs);
+      event({ ev: 'flash', op: code === BK_ERASE ? 'erase' : 'program', addr, n: count, ms: +(ns / 1e6).toFixed(4) });
+      stallNs += ns;
     } else {
       process.stderr.write(`emu.mjs: breakpoint ${code} at 0x${mcu.core.PC.toString(16)}\n`);
       resetWhy = 'breakpoint';
@@ -484,6 +527,8 @@ function boot(flash) {
   attachFaults({ mcu, clock, nowMs, drive, resolve, listeners, levelOf: (pin) => level[pin], oled, event });
   mcu.spi.forEach(hookSPI);
   clocks.attach(mcu, nowNs, event);
+  pio = new PioClock(mcu, clocks);
+  stallNs = 0;
   if (oled && !oled.metered) {
     meter.watchOled(oled);
     oled.metered = true;
@@ -563,7 +608,52 @@ function pyRows() {
   for (const frame of pyStack) open.set(frame.bytecode, (open.get(frame.bytecode) ?? 0) + execNs - frame.from);
   return [...pyProfile].map(([bc, [own, all, n]]) => [bc, Math.round(own), Math.round(all + (open.get(bc) ?? 0)), n]);
 }
+// {"op": "xip", "on": true} counts the distinct 8-byte lines of flash that the core and the
+// DMA read (every access through the XIP window, 0x10000000-0x13ffffff) and the reads, until
+// the next flash erase or program (a pass's save) or {"op": "xip", "on": false}, which answers
+// them. The XIP cache itself (16 KB, two ways, 8-byte lines, 1-cycle hits: RP2040 datasheet
+// 2.6.3) is not modelled: every flash read costs what an SRAM read does. The lines read after
+// a flush (the SDK flushes the whole cache after every erase and program) are the misses such
+// a pass would take at least; `misses` is what a cache of that shape would miss from a flush
+// at "on" if it replaced the least recently used way (the datasheet does not say which it
+// replaces): an estimate.
+let xip = null; // {lines, reads, misses, ways, live}
+function xipCount(on) {
+  const FLASH = 0x10000000;
+  const WINDOW = 0x04000000;
+  if (on) {
+    // 1024 sets of two ways: the most recently used tag first (-1: empty)
+    xip = { lines: new Set(), reads: 0, misses: 0, ways: new Int32Array(2048).fill(-1), live: true };
+    const count = (address) => {
+      if (xip && xip.live && address >>> 0 >= FLASH && address >>> 0 < FLASH + WINDOW) {
+        const line = (address & 0xffffff) >>> 3;
+        xip.lines.add(line);
+        xip.reads++;
+        const at = (line & 1023) * 2;
+        const tag = line >>> 10;
+        const ways = xip.ways;
+        if (ways[at] === tag) return;
+        if (ways[at + 1] !== tag) xip.misses++;
+        ways[at + 1] = ways[at];
+        ways[at] = tag;
+      }
+    };
+    for (const name of ['readUint8', 'readUint16', 'readUint32']) {
+      const original = Object.getPrototypeOf(mcu)[name];
+      mcu[name] = function (address) {
+        count(address);
+        return original.call(this, address);
+      };
+    }
+    return {};
+  }
+  for (const name of ['readUint8', 'readUint16', 'readUint32']) delete mcu[name];
+  const found = xip ? { lines: xip.lines.size, reads: xip.reads, misses: xip.misses, live: xip.live } : {};
+  xip = null;
+  return found;
+}
 const SLEPT_NS = 2e6; // a sleep this long ends a pass of the main loop: a 'slept' event
+const PIO_STEP_NS = 100; // a running state machine that is not idle steps in stretches this long
 let asleepSince = null;
 function slice(limitNs) {
   const core = mcu.core;
@@ -574,13 +664,33 @@ function slice(limitNs) {
       const skip = clocks.dormantSkip(nowNs(), limitNs);
       clocks.waited(skip);
       baseNs += skip;
+    } else if (stallNs > 0) {
+      // The core polls the flash's status in the boot ROM, interrupts masked: it executes, the
+      // rest of the chip runs on.
+      let skip = Math.min(stallNs, limitNs - nowNs());
+      const next = clock.nanosToNextAlarm;
+      if (next > 0) skip = Math.min(skip, next);
+      if (pio.busy) skip = Math.min(skip, PIO_STEP_NS);
+      skip = Math.max(skip, 1);
+      stallNs -= skip;
+      clock.tick(skip);
+      pio.advance(skip);
+      execNs += skip;
+      clocks.executed(skip);
+      if (profileLive) {
+        const seen = profile.get(core.PC);
+        if (seen) seen[0] += skip;
+        else profile.set(core.PC, [skip, 0]);
+      }
     } else if (core.waiting) {
       if (asleepSince === null) asleepSince = nowNs();
       let skip = clock.nanosToNextAlarm;
       if (skip <= 0) skip = 1e6;
       skip = Math.min(skip, limitNs - nowNs());
+      if (pio.busy) skip = Math.min(skip, PIO_STEP_NS);
       clocks.waited(skip);
       clock.tick(skip);
+      pio.advance(skip);
     } else {
       if (asleepSince !== null) {
         // The main loop's sleeps between passes; not the microsecond waits inside one.
@@ -591,6 +701,7 @@ function slice(limitNs) {
       if (pc && pc === pyEntry) pyEnter(core);
       const ns = core.executeInstruction() * clocks.cycleNs;
       clock.tick(ns);
+      pio.advance(ns);
       execNs += ns;
       clocks.executed(ns);
       if (profileLive) {
@@ -660,10 +771,14 @@ function next() {
   if (command.op !== 'free') freeRunning = false;
   const status = () => ({
     t: +nowMs().toFixed(4),
+    timer_us: Math.floor(clock.nanos / 1000),
+    timer_ns: clock.nanos,
     exec_ms: +(execNs / 1e6).toFixed(4),
     resets,
     ...clocks.status(),
     ...meter.status(),
+    ...flashChip.status(),
+    pio_machines: pio.enabled,
   });
   switch (command.op) {
     case 'run':
@@ -701,6 +816,8 @@ function next() {
       profileFrom = nowMs();
       return done({ ...status(), ...found });
     }
+    case 'xip':
+      return done({ ...status(), ...xipCount(!!command.on) });
     case 'reset':
       reboot('command');
       return done(status());

@@ -3,7 +3,13 @@
 # pico_oled_spi and pico_ssd1309_spi.
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
-#       [--json build/bench-chip.json] [--no-estimate] [--plies 400]
+#       [--json build/bench-chip.json] [--no-estimate] [--plies 400] [--flash-timing typ]
+#       [--bullet-plies 400] [--bullet-timings typ,max] [--bullet-only]
+#
+# The emulated flash takes the W25Q16JV's typical erase and program times unless
+# --flash-timing says max or none (emu.mjs); the bullet game with premoves (bullet.py) is
+# played at each of --bullet-timings (400 plies; --bullet-plies 0 leaves it out), the other
+# timings on a copy of the flash as the main run left it; --bullet-only plays it alone.
 #
 # For each board: boot the image, install the checkout as a user does (./flash.sh over the USB
 # serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
@@ -39,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from chip import Chip, Hung  # noqa: E402
+import bullet  # noqa: E402
 import power  # noqa: E402
 
 LEFT, RIGHT, PLAY, SET, PLUS, MINUS = 14, 15, 16, 17, 18, 19
@@ -223,6 +230,9 @@ class Bench:
                 press["whole_ms"] = round((later[-1] if later else shown) - edge, 3)
             if self.display == "oled":  # bytes on the I2C bus, the address bytes included
                 press["i2c_bytes"] = sum(w["n"] + 1 for w in writes)
+                # their time on the wire, 9 SCL periods a byte at the rate the chip made
+                press["i2c_ms"] = sum(9000.0 * (w["n"] + 1) / w.get("hz", I2C_HZ) for w in writes)
+                press["i2c_hz"] = min((w.get("hz", I2C_HZ) for w in writes), default=0)
             elif self.display == "spi":  # bytes on the SPI bus, and their time there
                 press["spi_bytes"] = sum(w["n"] for w in writes)
                 press["spi_ms"] = sum(w["n"] * 8000.0 / w["hz"] for w in writes if w["hz"])
@@ -353,10 +363,10 @@ def measure(chip, board, plies_in_game=GAME_PLIES, battery=True):
     worst = max(bench.presses, key=lambda p: p["ms"] or 0)
     out["press_worst_case"] = worst["case"]
     if bench.display == "oled":
-        # the bus alone for the worst press: 9 clocks a byte at the board file's I2C_FREQ
-        bus_ms = worst.get("i2c_bytes", 0) * 9 * 1000 / I2C_HZ
-        out["press_worst_bus_ms"] = round(bus_ms, 3)
-        beyond = [p["ms"] - p["i2c_bytes"] * 9000 / I2C_HZ for p in bench.presses if p["ms"]]
+        # the bus alone for the worst press: 9 SCL periods a byte at the rate the chip made
+        out["press_worst_bus_ms"] = round(worst.get("i2c_ms", 0), 3)
+        out["i2c_hz"] = min((p["i2c_hz"] for p in bench.presses if p.get("i2c_hz")), default=0)
+        beyond = [p["ms"] - p.get("i2c_ms", 0) for p in bench.presses if p["ms"]]
     elif bench.display == "spi":  # 8 clocks a byte at the rate the firmware got
         out["press_worst_bus_ms"] = round(worst.get("spi_ms", 0), 3)
         out["spi_hz"] = max((p.get("spi_hz", 0) for p in bench.presses), default=0)
@@ -458,10 +468,23 @@ def clock_running(chip):
     return any(e["ev"] in ("i2c", "spi", "tm1637", "ht1621") for e in chip.events())
 
 
-def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
-    say("%s: booting %s" % (board, os.path.relpath(firmware, ROOT)))
+def one_board(
+    firmware,
+    bootrom,
+    board,
+    timeout,
+    log,
+    plies,
+    battery=True,
+    timing="typ",
+    bullets=None,
+    bullet_only=False,
+):
+    """The board's figures; `bullets` (plies, (timings)) plays the bullet game too."""
+    say("%s: booting %s (flash timing %s)" % (board, os.path.relpath(firmware, ROOT), timing))
     battery = battery and power.frozen(firmware)
-    with Chip(firmware, bootrom, timeout=timeout, **chip_options(board)) as chip:
+    options = chip_options(board)
+    with Chip(firmware, bootrom, timeout=timeout, flash_timing=timing, **options) as chip:
         figures = {"firmware": firmware}
         if clock_running(chip):
             figures["install"] = "frozen in the image"
@@ -469,6 +492,9 @@ def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
             say("%s: installing with ./flash.sh over the emulated USB serial" % board)
             figures["install"] = "flash.sh"
             figures.update(install(chip, board, log))
+        if bullet_only:
+            figures["bullet"] = play_bullets(chip, board, bootrom, timeout, timing, *bullets)
+            return figures
         if BOARDS[board].get("speed", True):
             # The first boot after flashing (the own UF2 formats the file system as it boots;
             # on stock MicroPython, the clock's first start after flash.sh), then, after the
@@ -479,8 +505,40 @@ def one_board(firmware, bootrom, board, timeout, log, plies, battery=True):
             say("%s: in service (after a reset)" % board)
         figures.update(measure(chip, board, plies, battery))
         figures["game_plies"] = plies
+        figures["flash_timing"] = timing
+        if bullets and bullets[0] and BOARDS[board].get("speed", True):
+            figures["bullet"] = play_bullets(chip, board, bootrom, timeout, timing, *bullets)
         figures["emulated_s"] = chip.run(0)["t"] / 1000
         return figures
+
+
+def play_bullets(chip, board, bootrom, timeout, timing, plies, timings):
+    """The bullet game at each flash timing of `timings`: on `chip` at its own (`timing`),
+    at the others on a chip booted from a copy of its flash (a clock in service)."""
+    pins = [int(gpio) for gpio in board_leds(board).split(",")]
+    leds = {bullet.LEFT: pins[0], bullet.RIGHT: pins[1]}
+    out = {}
+    for each in timings:
+        say("  %s: bullet with premoves, %d plies, flash timing %s" % (board, plies, each))
+        if each == timing:
+            out[each] = _bullet(chip, board, leds, plies)
+            continue
+        image = os.path.join(ROOT, "build", "bench-chip-%s-%d.bin" % (board, os.getpid()))
+        chip.send("save", path=image)
+        try:
+            options = chip_options(board)
+            with Chip(image, bootrom, timeout=timeout, flash_timing=each, **options) as other:
+                other.run(3000)
+                out[each] = _bullet(other, board, leds, plies)
+        finally:
+            os.remove(image)
+    return out
+
+
+def _bullet(chip, board, leds, plies):
+    chip.drive(power.VBUS, 1)  # with USB power, as the other figures
+    chip.run(QUIET_MS)
+    return bullet.play(Bench(chip, board), chip, leds, plies, say=say)
 
 
 def _kb(value):
@@ -629,6 +687,13 @@ def table(results, desktop):
             for b in boards
         ]
         extra.insert(2, ("SPI clock the firmware got", cells, "-", ""))
+    if any(results[b].get("i2c_hz") for b in boards):
+        cells = [
+            "%.1f kHz" % (results[b]["i2c_hz"] / 1e3) if results[b].get("i2c_hz") else "-"
+            for b in boards
+        ]
+        label = "I2C SCL rate the chip made (%.0f kHz asked)" % (I2C_HZ / 1000)
+        extra.insert(2, (label, cells, "-", ""))
     for label, cells, guess, goal in extra:
         lines.append("| %s | %s | %s | %s |" % (label, " | ".join(cells), guess, goal))
     return "\n".join(lines)
@@ -683,6 +748,10 @@ def main(argv):
     out = os.path.join(ROOT, "build", "bench-chip.json")
     desktop = True
     plies = GAME_PLIES
+    timing = "typ"
+    bullet_plies = bullet.PLIES
+    bullet_timings = ("typ", "max")
+    bullet_only = False
     timeout = int(os.environ.get("BENCH_CHIP_TIMEOUT", "120"))
     args = list(argv)
     while args:
@@ -695,6 +764,15 @@ def main(argv):
             plies = int(args.pop(0))
         elif word == "--no-estimate":
             desktop = False
+        elif word == "--flash-timing":
+            timing = args.pop(0)
+        elif word == "--bullet-plies":
+            bullet_plies = int(args.pop(0))
+        elif word == "--bullet-timings":
+            bullet_timings = tuple(args.pop(0).split(","))
+        elif word == "--bullet-only":
+            bullet_only = True
+            desktop = False  # no press figures to set beside an estimate
         elif word in ("--battery", "--no-battery"):
             battery = word == "--battery"
         else:
@@ -703,6 +781,10 @@ def main(argv):
     for board in boards:
         if board not in BOARDS:
             print("bench-chip: no board %s (%s)" % (board, ", ".join(BOARDS)), file=sys.stderr)
+            return 2
+    for each in (timing,) + bullet_timings:
+        if each not in ("typ", "max", "none"):
+            print("bench-chip: flash timing %s: typ, max or none" % each, file=sys.stderr)
             return 2
     firmware = os.environ.get("RP2040_FIRMWARE", "")
     bootrom = os.environ.get("RP2040_BOOTROM", "")
@@ -734,6 +816,9 @@ def main(argv):
                     log,
                     plies,
                     battery is not False,
+                    timing,
+                    (bullet_plies, bullet_timings),
+                    bullet_only,
                 )
             except Hung as error:
                 print("bench-chip: %s: %s" % (board, error), file=sys.stderr)
@@ -745,7 +830,13 @@ def main(argv):
     estimate = report["desktop_estimate"] = estimates() if desktop else {}
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    print(table({b: f for b, f in results.items() if "press_median_ms" in f}, estimate))
+    measured = {b: f for b, f in results.items() if "press_median_ms" in f}
+    if measured:
+        print(table(measured, estimate))
+    played = {b: f["bullet"] for b, f in results.items() if f.get("bullet")}
+    if played:
+        print()
+        print(bullet.table(played))
     print(power.table(results))
     print("(JSON: %s)" % os.path.relpath(out, ROOT))
     return 0

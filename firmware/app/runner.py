@@ -48,13 +48,18 @@ class Runner:
             until = hall.wake_by(until, start)
         hal.wait(until)
         # `now` is read before the edges are taken: every edge stamped up to `now` is in the
-        # ring already, so no flag is declared at `now` ahead of an earlier press.
+        # ring already, so no flag is declared at `now` ahead of an earlier press. An edge that
+        # reaches the ring after that read, stamped later, moves `now` on to its stamp: the
+        # rest of the pass must not bring the game to an instant before a press it took (it
+        # would start the next move at `now`, charging it the difference).
         now = hal.ticks_ms()
         busy = app.due(now)
         edges = hal.edges
         lever = False
         while edges.pop():
             busy = True
+            if diff(edges.stamp, now) > 0:
+                now = edges.stamp
             if debouncer.waiting:
                 self._settle(edges.stamp)  # a tap's release comes before the next edge
             if self._accept(edges.button, edges.pressed, edges.stamp):

@@ -24,6 +24,23 @@ def _emergency_buffer():
         pass
 
 
+def _lever_stamps(rp2, machine, addressof, pins, edges):
+    """The levers' LeverStamps, or None: not two GPIOs side by side, or the port refused."""
+    left, right = pins.get(logical.LEFT), pins.get(logical.RIGHT)
+    if left is None or right is None or abs(left - right) != 1:
+        return None
+    from hal.rp2040.lever_stamps import LeverStamps
+
+    Pin = machine.Pin
+    for gpio in (left, right):
+        Pin(gpio, Pin.IN, Pin.PULL_UP)  # pulled up before the machine samples its first levels
+    lower = (logical.LEFT, logical.RIGHT) if left < right else (logical.RIGHT, logical.LEFT)
+    try:
+        return LeverStamps(rp2, machine, addressof, min(left, right), lower, edges)
+    except (ValueError, OSError):  # a state machine or a DMA channel the port has not free
+        return None
+
+
 class Rp2040Hal:
     """`machine`, `select` and `io` are those modules (fakes in tests), `board` a boards/ module,
     `ticks_ms` and `sleep_us` time.ticks_ms and time.sleep_us, `display` the function that makes
@@ -33,7 +50,11 @@ class Rp2040Hal:
     watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
     be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
-    light sleep between events, dormant in standby. `flash` is rp2.Flash(), the device under
+    light sleep between events, dormant in standby. With `rp2` (the module: PIO and DMA) and
+    `addressof` (uctypes.addressof) the levers' edges are stamped by hardware
+    (`lever_stamps`, hal/rp2040/lever_stamps.py); without them, or where the board's levers are
+    not on two GPIOs side by side or the port refuses the state machine or the channels, their
+    interrupts stamp them as the other buttons'. `flash` is rp2.Flash(), the device under
     the filesystem: the game's slot ring is found in it (hal/lfs_slots.py), else `slots` is
     None and the files take every save."""
 
@@ -52,6 +73,8 @@ class Rp2040Hal:
         display,
         checked=False,
         flash=None,
+        rp2=None,
+        addressof=None,
     ):
         _emergency_buffer()
         if not checked:
@@ -79,7 +102,14 @@ class Rp2040Hal:
 
             self.slots = lfs_slots.open_ring(fs or os, opener or open, flash, board.STORAGE_ROOT)
         self.serial = None
-        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms)
+        self.lever_stamps = None
+        handlers = None
+        if rp2 is not None and addressof is not None:
+            self.lever_stamps = _lever_stamps(rp2, machine, addressof, board.BUTTONS, self.edges)
+        if self.lever_stamps is not None:
+            drain = self.lever_stamps.drain  # the levers' interrupts: a wake, then a drain
+            handlers = {logical.LEFT: drain, logical.RIGHT: drain}
+        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms, handlers)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
         self.sleeper = None
         vbus = getattr(board, "VBUS_SENSE", None)
@@ -145,5 +175,7 @@ class Rp2040Hal:
         """Interrupts, tone and lights off (tests; a soft reboot). The watchdog keeps running."""
         for button in self.buttons:
             button.disable()
+        if self.lever_stamps is not None:
+            self.lever_stamps.stop()
         self.buzzer.deinit()
         self.leds.set(False, False)

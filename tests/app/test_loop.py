@@ -6,6 +6,7 @@ import gc
 from app import gestures as act
 from app.runner import Runner
 import ticks
+from clock.record import AT
 from hal import buttons as b
 from harness import Clock
 
@@ -252,3 +253,20 @@ def test_a_time_that_changes_shape_at_a_press_is_drawn_after_its_save_on_i2c():
         fresh = OledScreen()
         fresh.clock(app.left, app.right, app.status)
         assert first == bytes(fresh.frame)
+
+
+def test_a_press_stamped_after_the_pass_read_its_now_is_charged_exactly():
+    # The levers' stamps are the hardware's: a press can reach the ring, stamped, after the
+    # pass read the clock (its drain ran during the pass). The pass takes it, and must not then
+    # bring the game to its own earlier `now`, which would start the next move there.
+    clock = Clock(preset="Blitz 5+3")
+    clock.press(b.RIGHT, 1000)
+    clock.run_until(2000)
+    clock.hal.edges.push(b.LEFT, True, 2003)  # stamped 3 ms after the pass's now, 2000
+    clock.runner.step()
+    clock.hal.now = 2004  # the pass is over: the chip's clock has gone on meanwhile
+    clock.hal.edges.push(b.LEFT, False, 2090)
+    clock.press(b.RIGHT, 5003)
+    clock.run_until(6000)
+    record = clock.app.game.record
+    assert [record.field(index, AT) for index in record.plies()] == [1003, 3000]

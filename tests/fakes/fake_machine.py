@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A fake RP2040 `machine` with real state (levels, edges, I2C and SPI devices, PWM, ADC, timers,
-# sleeps, VBUS on GP24, IO_BANK0's dormant wake registers through mem32); reset() per test.
+# sleeps, VBUS on GP24, IO_BANK0's dormant wake registers through mem32, the microsecond timer
+# and the DMA channels' addresses through mem16, interrupts that can be masked, RAM that DMA
+# writes into); reset() per test.
 import micropython
 
 _MASK = 0x3FFFFFFF
@@ -31,12 +33,24 @@ class _State:
         self.dormant = False
         self.irqs_in_dormant = True  # False: an edge while dormant reaches no IRQ handler
         self.words = {}  # mem32: word address -> value (the aliases folded in)
+        self.us = 0  # the timer's microseconds since boot (64 bits): TIMERAWH, TIMERAWL
+        self.masked = False  # interrupts disabled (disable_irq): handlers wait in `pending`
+        self.pending = []  # (handler, argument, hard) raised while masked, in order
+        self.taken = 0  # of those, how many have run
+        self.level_hooks = []  # hook(line) after any GPIO changes level (PIO state machines)
+        self.batch = None  # lines that changed while drive_all() sets several at once
+        self.dma = []  # fake_rp2.DMA channels, by number
+        self.ram = []  # (object, address, bytes, item size) of what addressof() placed
 
 
 state = _State()
 
 VBUS = 24  # the Pico's VBUS sense (through its own divider): high while USB powers the board
 I2C_BASES = (0x40044000, 0x40048000)  # I2C0, I2C1: their registers through mem32
+TIMERAWH = 0x40054024
+TIMERAWL = 0x40054028
+DMA_BASE = 0x50000000  # channel n's registers at + 0x40 n: READ_ADDR, WRITE_ADDR, ...
+RAM = 0x20000000
 IC_TAR = 0x04  # the target address, which pico-sdk's writes leave set
 IC_RAW_INTR_STAT = 0x34
 IC_CLR_TX_ABRT = 0x54  # reading it clears TX_ABRT (0x40) in IC_RAW_INTR_STAT
@@ -85,6 +99,101 @@ class _Mem32:
 
 
 mem32 = _Mem32()
+
+
+class _Mem16:
+    """machine.mem16 reads: the timer's raw halves, the DMA channels' READ_ADDR and WRITE_ADDR
+    (as each channel has them now), else the halves of mem32's words."""
+
+    def __getitem__(self, address):
+        word = address & ~3
+        if word == TIMERAWL:
+            value = state.us & 0xFFFFFFFF
+        elif word == TIMERAWH:
+            value = state.us >> 32 & 0xFFFFFFFF
+        elif DMA_BASE <= word < DMA_BASE + 0x40 * len(state.dma) and word & 0x3F < 8:
+            channel = state.dma[(word - DMA_BASE) >> 6]
+            value = channel.write if word & 4 else channel.read
+        else:
+            value = state.words.get(word, 0)
+        return value >> 16 if address & 2 else value & 0xFFFF
+
+
+mem16 = _Mem16()
+
+
+def ticks_ms():
+    """time.ticks_ms() of the timer's microseconds, as rp2 has it (time_us_64() // 1000)."""
+    return state.us // 1000 & _MASK
+
+
+def disable_irq():
+    """Mask interrupts: what they raise waits until enable_irq(). Returns the state before."""
+    was = state.masked
+    state.masked = True
+    if state.taken == len(state.pending):
+        state.pending = []
+        state.taken = 0
+    return was
+
+
+def enable_irq(was=False):
+    """Interrupts back as `was` left them; unmasked, the ones raised meanwhile run, in order
+    (allocating nothing: a test may hold the heap lock around it)."""
+    state.masked = was
+    pending = state.pending
+    while not state.masked and state.taken < len(pending):
+        handler, argument, hard = pending[state.taken]
+        state.taken += 1
+        _call(handler, argument, hard)
+
+
+def addressof(thing):
+    """uctypes.addressof: where `thing` (a bytearray or an array) lies in the fake RAM. The
+    addresses are deliberately not aligned beyond 4 bytes (as the board's heap gives them)."""
+    for placed, address, _size, _item in state.ram:
+        if placed is thing:
+            return address
+    size = len(bytes(thing))
+    item = size // len(thing) if len(thing) else 1
+    address = RAM + 0x10000 * (len(state.ram) + 1) + 0x34
+    state.ram.append((thing, address, size, item))
+    return address
+
+
+def ram_write(address, value):
+    """A DMA write of the 32-bit `value` at `address`, into what addressof() placed there."""
+    for thing, base, size, item in state.ram:
+        if base <= address and address + 4 <= base + size:
+            at = address - base
+            if item == 1:
+                for i in range(4):
+                    thing[at + i] = value >> 8 * i & 0xFF
+            elif item == 2:
+                thing[at // 2] = value & 0xFFFF
+                thing[at // 2 + 1] = value >> 16 & 0xFFFF
+            else:
+                thing[at // 4] = value & 0xFFFFFFFF
+            return
+    raise RuntimeError("DMA write to 0x%08x: nothing placed there" % address)
+
+
+def drive_all(levels):
+    """Drive several lines from outside at the same instant ({GPIO: 0, 1 or None}): a PIO
+    state machine sees them change in one sample."""
+    state.batch = []
+    try:
+        for gpio, level in levels.items():
+            target = line(gpio)
+            target.external = None if level is None else (1 if level else 0)
+            target.settle()
+    finally:
+        changed, state.batch = state.batch, None
+    for target in changed:
+        for hook in state.level_hooks:
+            hook(target)
+    for target in changed:
+        target.signal()
 
 
 def _armed(gpio):
@@ -162,6 +271,9 @@ def idle():
 
 def _call(handler, arg, hard):
     # A hard IRQ may not allocate: run the handler with the heap locked (a no-op on CPython).
+    if state.masked:
+        state.pending.append((handler, arg, hard))
+        return
     if hard:
         micropython.heap_lock()
     try:
@@ -205,6 +317,16 @@ class _Line:
         if level == self.level:
             return
         self.level = level
+        if state.batch is not None:
+            state.batch.append(self)
+            return
+        for hook in state.level_hooks:  # a PIO samples in nanoseconds, before any IRQ runs
+            hook(self)
+        self.signal()
+
+    def signal(self):
+        """The level's edge interrupt and the device models that follow the line."""
+        level = self.level
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
         reaches = not state.dormant or state.irqs_in_dormant
         if self.handler is not None and self.trigger & edge and reaches:

@@ -103,3 +103,54 @@ def test_a_reset_while_the_bench_waits_for_an_answer_is_said_at_once():
     bench = bench_chip.Bench(_ResettingChip(), "pico_oled")
     with pytest.raises(bench_chip.Hung, match=r"reset \(watchdog\) before it answered GAME"):
         bench.ask("GAME")
+
+
+def _bullet_game(late_ms=0):
+    """Three presses 0.1 ms before a millisecond, a save's erase under the second, the chip's
+    events as emu.mjs gives them; the record charges the third press `late_ms` late."""
+    import bullet
+
+    presses = [(15, 10_900, 100.9), (14, 110_900, 200.9), (15, 160_900, 250.9)]
+    events = [
+        {"ev": "led", "pin": 20, "on": 1, "t": 101.5},  # press 1: the left side's light
+        {"ev": "i2c", "n": 20, "t": 104.0},
+        {"ev": "flash", "op": "erase", "ms": 45.0, "t": 180.0},  # the save of press 1
+        {"ev": "led", "pin": 21, "on": 1, "t": 226.0},  # press 2 came in the erase
+        {"ev": "i2c", "n": 20, "t": 231.0},
+        {"ev": "flash", "op": "program", "ms": 0.5, "t": 240.0},
+        {"ev": "led", "pin": 20, "on": 1, "t": 252.0},
+        {"ev": "i2c", "n": 20, "t": 257.4},
+        {"ev": "slept", "from": 258.0, "t": 300.0},
+        {"ev": "i2c", "n": 20, "t": 400.0},  # a tick, not press 3's
+    ]
+    record = {"plies": [{"elapsed_ms": 100}, {"elapsed_ms": 50 + late_ms}]}
+    start = {"flash_erases": 3, "flash_programs": 10, "flash_busy_ms": 100.0}
+    end = {"flash_erases": 4, "flash_programs": 11, "flash_busy_ms": 145.5}
+
+    class Bench:
+        display = "oled"
+
+        def display_events(self, found):
+            return [e for e in found if e["ev"] == "i2c"]
+
+    return bullet.figures(Bench(), presses, events, record, {14: 20, 15: 21}, start, end)
+
+
+def test_the_bullet_figures_of_an_exact_game():
+    f = _bullet_game()
+    assert f["plies"] == 2 and f["presses_lost"] == 0
+    assert f["charge_worst_ms"] == 0 and f["charge_plies_off"] == 0 and f["sum_error_ms"] == 0
+    assert (f["flash_erases"], f["flash_programs"], f["flash_busy_ms"]) == (1, 1, 45.5)
+    assert f["presses_in_flash"] == 1
+    assert f["light_worst_ms"] == f["light_worst_in_flash_ms"] == pytest.approx(25.1)
+    assert f["pixels_worst_in_flash_ms"] == pytest.approx(30.1)  # to its own write, not after
+    assert f["pixels_median_ms"] == pytest.approx(6.5)  # 3.1, 6.5 and 30.1 ms
+
+
+def test_a_ply_charged_a_millisecond_late_shows_in_the_ply_and_the_sum():
+    f = _bullet_game(late_ms=1)
+    assert f["charge_worst_ms"] == 1 and f["charge_plies_off"] == 1 and f["sum_error_ms"] == 1
+    import bullet
+
+    assert bullet._align(1_000) == 1_900 and bullet._align(1_900) == 1_900
+    assert bullet._align(1_901) == 2_900
