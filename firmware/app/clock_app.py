@@ -131,7 +131,8 @@ class ClockApp:
         if settings.chosen is None and 0 <= settings.legacy_index < len(self.presets.items):
             settings.chosen = self.presets.items[settings.legacy_index].name
         # The game's saves: the flash slot ring in play where the HAL has one (hal/slots.py).
-        self.store = GameStore(hal.storage, getattr(hal, "slots", None))
+        slots = getattr(hal, "slots", None)
+        self.store = GameStore(hal.storage, slots, None if slots is None else hal.feed)
         offer = self.store.load(self.record)
         if self.store.from_slots:
             self._need(_SAVE)  # to the files at once: the ring's blocks are then erased

@@ -22,11 +22,15 @@ SLOTS = "slots"
 
 
 class GameStore:
-    """The game's saves on `storage` (hal.storage) and `ring` (a hal.slots.SlotRing, or None)."""
+    """The game's saves on `storage` (hal.storage) and `ring` (a hal.slots.SlotRing, or None).
+    `feed` (the HAL's watchdog feed) is called between the record's chunks of a save to the
+    files: after a long run of play in the ring there are many (400 plies: 50 chunks, some
+    9 erases, 4 s of a pass at the flash's maximum times), more than a watchdog period."""
 
-    def __init__(self, storage, ring=None):
+    def __init__(self, storage, ring=None, feed=None):
         self.storage = storage
         self.ring = ring
+        self._feed = feed
         self._slots = None if ring is None else slot_save.SlotSaves(ring)
         self.seq = 0  # the number of the newest save on flash
         self.slow = False  # out of erased room in play: the files take this run's saves
@@ -62,7 +66,7 @@ class GameStore:
         elif game.state() != RUNNING:
             self.slow = False
         self._take_seq()
-        error = saved.save(self.storage, spec, left_player, game, now, self.seq)
+        error = saved.save(self.storage, spec, left_player, game, now, self.seq, self._feed)
         if error is None:
             self._filed()
         return error

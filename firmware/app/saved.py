@@ -46,19 +46,20 @@ def _entries_text(record, start, end):
     return " ".join(parts)
 
 
-def save(storage, spec, left_player, game, now=None, seq=0):
+def save(storage, spec, left_player, game, now=None, seq=0, between=None):
     """The preset, who sits left, the core's state (a running move as of `now`) and the game's
     record (sealing a chunk first when one is full), as save number `seq`. Returns the OSError
     of a store that refused a write (the files then as they were, but for whole chunks sealed),
-    else None: the app goes on either way."""
+    else None: the app goes on either way. `between` is called after each chunk written: the
+    board's watchdog fed through the many chunks a run of play in the slot ring leaves."""
     try:
-        _save(storage, spec, left_player, game, now, seq)
+        _save(storage, spec, left_player, game, now, seq, between)
     except OSError as error:
         return error
     return None
 
 
-def _save(storage, spec, left_player, game, now, seq):
+def _save(storage, spec, left_player, game, now, seq, between):
     record = game.record
     if record is None or record.owner is not game:
         tail = "-\n"
@@ -74,6 +75,8 @@ def _save(storage, spec, left_player, game, now, seq):
             storage.within(FOLDER).write(_chunk_name(sealed // CHUNK), text.encode())
             sealed += CHUNK
             record.sealed = sealed
+            if between is not None:
+                between()
         tail = "%d %d %d %d\n%s" % (
             record.tag,
             record.length,

@@ -198,3 +198,28 @@ def test_a_save_the_files_refused_between_two_runs_of_play_breaks_no_chain():
     again = SerialClock(fs=fs.copy(), start=100)
     assert again.app.store.from_slots and again.app.game.plies() == 9
     assert (again.view(0).time_ms, again.view(1).time_ms) == (left, right)
+
+
+def test_the_files_save_after_a_run_of_play_feeds_the_watchdog_between_its_chunks():
+    # A run of play in the ring leaves its entries to the files: at a pause they are written
+    # as chunks, one file each, in one save; on the board that can outlast a watchdog period.
+    fs = FakeFs()
+    storage = Storage("/", fs, fs.open)
+    fed = []
+    store = GameStore(storage, whole_device(fs.flash, 4), lambda: fed.append(fs.renames))
+    spec = "chessclock:G/5/3"
+    game = _game(spec)
+    game.start(1000, 0)
+    game.record.tag = saved.new_tag()
+    now = 1000
+    for _ply in range(41):
+        now += 1500
+        game.press(game.turn(), now)
+        assert store.save(spec, 0, game, None) is None
+    assert fed == [] and fs.renames == 0  # in play: the ring, no chunk
+    game.pause(now + 500)
+    assert store.save(spec, 0, game, None) is None
+    assert fed == [1, 2, 3, 4, 5]  # after each of the 5 chunks, before game.txt
+    assert fs.renames == 6 and game.record.sealed == 40
+    record = Record()
+    assert GameStore(storage).load(record)[2].plies() == 41 and record.length == 41
