@@ -23,6 +23,12 @@ from notation.errors import PresetError
 FILE = "game.txt"
 FOLDER = "record"
 CHUNK = 8
+# A chunk file holds CHUNK entries, or a multiple of them up to this many: after a run of play
+# in the slot ring (app/game_store.py) the files take all its entries at once, and 50 small
+# files rewrote the record folder's metadata block at each (a 4 KB erase each, 400 ms at the
+# flash's maximum times); files of 128 entries (some 1.5 KB: a block of their own) take one
+# erase each and keep the folder's metadata small.
+_SEAL_MOST = 128
 _VERSION = "clock-game 3"  # then a space and the save's number
 _RETIRED = " retired"  # after who sits left: a game not to offer again
 _VERSION_2 = "clock-game 2"  # before save numbers: read as number 0
@@ -66,14 +72,15 @@ def _save(storage, spec, left_player, game, now, seq, between):
     else:
         sealed = record.sealed
         while record.length - sealed >= CHUNK:
+            count = min(record.length - sealed, _SEAL_MOST) // CHUNK * CHUNK
             text = "%s %d %d\n%s\n" % (
                 _CHUNK_VERSION,
                 record.tag,
                 sealed,
-                _entries_text(record, sealed, sealed + CHUNK),
+                _entries_text(record, sealed, sealed + count),
             )
             storage.within(FOLDER).write(_chunk_name(sealed // CHUNK), text.encode())
-            sealed += CHUNK
+            sealed += count
             record.sealed = sealed
             if between is not None:
                 between()
@@ -231,15 +238,23 @@ def _stored(storage, tag, sealed, tail, whole):
     back, no more (`whole` tells whether all did)."""
     chunks = storage.within(FOLDER)
     try:
-        for number in range(sealed // CHUNK):
-            data = chunks.read(_chunk_name(number))
+        at = 0
+        while at < sealed:
+            data = chunks.read(_chunk_name(at // CHUNK))
             if data is None:
                 return  # a chunk missing
             chunk = data.decode().split("\n")
-            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, number * CHUNK):
+            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, at):
                 return  # a chunk of another game
+            count = 0
             for entry in _entries(chunk[1]):
+                count += 1
                 yield entry
+            if count == 0 or count % CHUNK:
+                return  # not whole chunks
+            at += count
+        if at != sealed:
+            return
         for entry in tail:
             yield entry
     except (ValueError, UnicodeError, IndexError):

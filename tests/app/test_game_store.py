@@ -43,7 +43,7 @@ def test_in_play_a_save_programs_the_ring_and_erases_nothing():
     assert clock.fs.flash.programs >= programs + 43
     clock.press(b.PLAY, now + 26000)  # paused: the files take the save...
     clock.run_until(now + 26001)
-    assert clock.fs.renames == renames + 1 + 5  # game.txt and the record's 5 chunks
+    assert clock.fs.renames == renames + 1 + 1  # game.txt and the record's 40 entries
     assert clock.fs.flash.erases <= erases + 1  # one erase a pass, after the save
     clock.run_until(now + 27000)  # ... and the ring's blocks are erased, one a pass
     assert clock.fs.flash.erases > erases and not clock.app.store.untidy()
@@ -200,26 +200,39 @@ def test_a_save_the_files_refused_between_two_runs_of_play_breaks_no_chain():
     assert (again.view(0).time_ms, again.view(1).time_ms) == (left, right)
 
 
-def test_the_files_save_after_a_run_of_play_feeds_the_watchdog_between_its_chunks():
-    # A run of play in the ring leaves its entries to the files: at a pause they are written
-    # as chunks, one file each, in one save; on the board that can outlast a watchdog period.
-    fs = FakeFs()
+def test_a_run_of_play_goes_to_the_files_in_few_chunks_the_watchdog_fed_between():
+    # At a pause the files take all the entries a run of play left in the ring: in files of up
+    # to 128 entries (one flash block each, not 8-entry files that rewrite the folder's
+    # metadata each), the board's watchdog fed after each; they read back with the files of a
+    # run before, which were sealed the same way.
+    fs = FakeFs(flash_blocks=8)
     storage = Storage("/", fs, fs.open)
     fed = []
-    store = GameStore(storage, whole_device(fs.flash, 4), lambda: fed.append(fs.renames))
-    spec = "chessclock:G/5/3"
+    store = GameStore(storage, whole_device(fs.flash, 8), lambda: fed.append(fs.renames))
+    spec = "chessclock:G/30/3"
     game = _game(spec)
     game.start(1000, 0)
     game.record.tag = saved.new_tag()
-    now = 1000
-    for _ply in range(41):
-        now += 1500
-        game.press(game.turn(), now)
+    now = [1000]
+
+    def play(plies):
+        for _ply in range(plies):
+            now[0] += 1500
+            game.press(game.turn(), now[0])
+            assert store.save(spec, 0, game, None) is None
+        now[0] += 500
+        game.pause(now[0])
         assert store.save(spec, 0, game, None) is None
-    assert fed == [] and fs.renames == 0  # in play: the ring, no chunk
-    game.pause(now + 500)
-    assert store.save(spec, 0, game, None) is None
-    assert fed == [1, 2, 3, 4, 5]  # after each of the 5 chunks, before game.txt
-    assert fs.renames == 6 and game.record.sealed == 40
+        now[0] += 500
+        game.resume(now[0])
+
+    play(21)
+    assert fed == [1] and fs.renames == 2 and game.record.sealed == 16  # a chunk, game.txt
+    play(300)
+    assert fed == [1, 3, 4, 5] and fs.renames == 6  # 128, 128 and 64 entries, then game.txt
+    assert game.record.sealed == 320
     record = Record()
-    assert GameStore(storage).load(record)[2].plies() == 41 and record.length == 41
+    assert GameStore(storage).load(record)[2].plies() == 321
+    assert record.length == game.record.length and not record.cut
+    for index in range(record.length):
+        assert record.field(index, 0) == game.record.field(index, 0)
