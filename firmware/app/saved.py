@@ -4,8 +4,9 @@
 #
 # game.txt holds the number of its save (app/game_store.py: the newest save of the files and the
 # slot ring is the game), the preset, who sits left, the core's state as integers, and the
-# record's latest entries; each time CHUNK of them are in, they go to a file of their own
-# (record/<N>.txt) before game.txt drops them, so game.txt stays a few hundred bytes. The chunks
+# record's latest entries; each time CHUNK of them are in (up to _SEAL_MOST at once after a run
+# of play in the slot ring), they go to a file of their own (record/<N>.txt, N the first entry's
+# index / CHUNK) before game.txt drops them, so game.txt stays a few hundred bytes. The chunks
 # have a folder of their own: littlefs keeps small files inside their folder's metadata, which is
 # erased and rewritten when full, and chunks beside game.txt would fill it sooner
 # (bench/flash_save.py). An entry is stored as its kind and player, time and amount: the figures
