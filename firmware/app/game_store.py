@@ -11,7 +11,6 @@
 # saved to the files for the rest of that run (`slow`: the status line says SLOW SAVE), as a
 # board without a ring (the browser) always is.
 from app import saved
-from app import slot_save
 from clock.game import RUNNING, Game
 from clock.model import ClockError
 import notation
@@ -31,7 +30,11 @@ class GameStore:
         self.storage = storage
         self.ring = ring
         self._feed = feed
-        self._slots = None if ring is None else slot_save.SlotSaves(ring)
+        self._slots = None
+        if ring is not None:  # the ring's code is loaded only where there is one (not the browser)
+            from app import slot_save
+
+            self._slots = slot_save.SlotSaves(ring)
         self.seq = 0  # the number of the newest save on flash
         self.slow = False  # out of erased room in play: the files take this run's saves
         self.from_slots = False  # load() read the game from the ring
@@ -124,6 +127,8 @@ class GameStore:
     def _from_ring(self, base, end, record):
         ring = self.ring
         try:
+            from app import slot_save
+
             found, count = slot_save.read(ring, base, end)
             spec = found[slot_save.SPEC]
             setup = notation.parse(spec)
