@@ -70,6 +70,9 @@ def main():
         import uctypes
     except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
         rp2 = uctypes = None
+    # The filesystem's flash: the game's slot ring is in it (hal/lfs_slots.py).
+    flash = None if rp2 is None else rp2.Flash()
+
     try:
         hal = Rp2040Hal(
             machine,
@@ -82,6 +85,7 @@ def main():
             display=kinds.driver_for,
             checked=True,  # board_problem() above
             refsleep=refsleep,
+            flash=flash,
             rp2=rp2,
             addressof=uctypes and uctypes.addressof,
         )

@@ -343,6 +343,8 @@ def state(app, now):
         "stamp": now,
         "store": app.store_problem,
         "game": app.record.tag,
+        "saves": app.store.mode(),
+        "slots": app.store.ready(),
         "display": app.display_health(),
     }
     hall = app.hall

@@ -83,7 +83,9 @@ class Rp2040Hal:
     are stamped by hardware (`lever_stamps`, hal/rp2040/lever_stamps.py; in the reference's
     clock where there is one); without them, or where the board's levers are not on two GPIOs
     side by side or the port refuses the state machine or the channels, their interrupts stamp
-    them as the other buttons'."""
+    them as the other buttons'.
+    `flash` is rp2.Flash(), the device under the filesystem: the game's slot ring is found in it
+    (hal/lfs_slots.py), else `slots` is None and the files take every save."""
 
     def __init__(
         self,
@@ -100,6 +102,7 @@ class Rp2040Hal:
         display,
         checked=False,
         refsleep=None,
+        flash=None,
         rp2=None,
         addressof=None,
     ):
@@ -133,6 +136,11 @@ class Rp2040Hal:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
         self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
+        self.slots = None
+        if flash is not None:
+            from hal import lfs_slots
+
+            self.slots = lfs_slots.open_ring(fs or os, opener or open, flash, board.STORAGE_ROOT)
         self.serial = None
         self.lever_stamps = None
         handlers = None
