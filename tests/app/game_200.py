@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The whole app plays a 200-move game (200 moves each) on the virtual HAL, in a small heap, from
 # precompiled modules as on the board (tests/run_all.sh builds them into build/mpy):
-#   micropython -X heapsize=190K tests/app/game_200.py build/mpy
+#   micropython -X heapsize=195K tests/app/game_200.py build/mpy
 # Prints the figures (`make bench` finds the smallest heap it plays in) and the board's modules
 # loaded in play; exits non-zero if the app's times differ from the core's by a millisecond or
 # a preset parser stays loaded in play.
