@@ -9,8 +9,9 @@
 // timer and the watchdog).
 //
 // sleep(ticks, out[, mask, on, length, period]), called with interrupts disabled:
-//   at 125 MHz     waits for a microsecond tick of the timer (I_u), moves clk_ref onto the
-//                  reference with a tick each of its cycles, waits for two reference ticks (the
+//   at 125 MHz     waits for a microsecond tick of the timer (I_u), has the tick generator tick
+//                  each cycle from the next one on, moves clk_ref onto the reference (a tick
+//                  each of its cycles then), waits for two reference ticks (the
 //                  second is I_a) and checks their spacing against the crystal (within 2 %):
 //                  no tick, or a wrong rate, and it goes back to the crystal without sleeping
 //   at 32.768 kHz  clk_sys = clk_ref = the reference; PLLs, XOSC, ROSC, clk_peri/usb/adc/rtc
@@ -287,13 +288,20 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
     out[2] = (raw_u + off_us) % 1000;
     out[3] = per_us;
     int status = SLEPT;
+    // a tick each crystal cycle from the next microsecond tick on (CYCLES is taken at a tick):
+    // the tick generator then has one cycle left, not up to 12, as clk_ref moves, so the count
+    // does not stand still for up to 12 reference periods before the first reference tick (an
+    // edge then could only be placed at that tick); the few counts at 12 MHz only put a stamp
+    // taken in them late, by a microsecond or two
+    watchdog_hw->tick = WATCHDOG_TICK_ENABLE_BITS | 1;
+    uint32_t t_x, c_x;
+    next_count(&t_x, &c_x, 4 * per_us);
     // clk_ref onto the reference (its AUXSRC changed while SRC is not aux: glitch-free)
     clocks_hw->clk[clk_ref].ctrl = (ref_auxsrc << CLOCKS_CLK_REF_CTRL_AUXSRC_LSB)
         | CLOCKS_CLK_REF_CTRL_SRC_VALUE_XOSC_CLKSRC;
     clocks_hw->clk[clk_ref].ctrl = (ref_auxsrc << CLOCKS_CLK_REF_CTRL_AUXSRC_LSB)
         | CLOCKS_CLK_REF_CTRL_SRC_VALUE_CLKSRC_CLK_REF_AUX;
-    watchdog_hw->tick = WATCHDOG_TICK_ENABLE_BITS | 1;
-    // two ticks: the tick generator may first finish the crystal's count (up to 12 cycles)
+    // two ticks: the tick generator may first finish the crystal's count
     if (!next_count(&t_a0, &c_a0, 16 * ref_cycles) || !next_count(&t_a, &c_a, 2 * ref_cycles)) {
         status = NO_REFERENCE;
     } else {
