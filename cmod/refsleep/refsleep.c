@@ -9,8 +9,9 @@
 // timer and the watchdog).
 //
 // sleep(ticks, out[, mask, on, length, period]), called with interrupts disabled:
-//   at 125 MHz     waits for a microsecond tick of the timer (I_u), moves clk_ref onto the
-//                  reference with a tick each of its cycles, waits for two reference ticks (the
+//   at 125 MHz     waits for a microsecond tick of the timer (I_u), has the tick generator tick
+//                  each cycle from the next one on, moves clk_ref onto the reference (a tick
+//                  each of its cycles then), waits for two reference ticks (the
 //                  second is I_a) and checks their spacing against the crystal (within 2 %):
 //                  no tick, or a wrong rate, and it goes back to the crystal without sleeping
 //   at 32.768 kHz  clk_sys = clk_ref = the reference; PLLs, XOSC, ROSC, clk_peri/usb/adc/rtc
@@ -68,11 +69,15 @@ static int alarm_num = -1;
 static uint32_t xosc_delay = 47; // STARTUP.DELAY for a restart: 47 x 256 / 12 MHz, about 1 ms
 static uint32_t off_ms; // the clock's ms = (timer's us + off_us) / 1000 + off_ms
 static uint32_t off_us;
-// The last sleep's window: the timer's 64-bit counts at I_u, I_a, I_b and I_v, the us from I_u
-// to I_a, and the clock at I_u: ms_of() places a count taken in it (a lever's hardware stamp).
+// The last sleep's window: the timer's 64-bit counts at I_u, I_a, I_b and I_v, the offset
+// before it, and the clock's time at I_a as reftime.py put it on the reference's grid (ms, and
+// us x 192000 + its fraction): ms_of() places a count taken in it (a lever's hardware stamp).
 static bool win_valid;
 static uint64_t win_u, win_a, win_b, win_v;
-static uint32_t win_ua_us, win_ms_u, win_us_u;
+static uint32_t win_off_ms, win_off_us, win_a_ms;
+static int64_t win_a_sub;
+#define SUB_MS (192000000) // 1/192000 us in a ms
+#define SUB_REF (5859375) // and in a reference period (15625 / 512 us)
 
 static void alarm_noop(uint alarm) {
     (void)alarm;
@@ -167,12 +172,23 @@ static mp_obj_t refsleep_init(mp_obj_t gpio_in, mp_obj_t delay_in) {
 }
 static MP_DEFINE_CONST_FUN_OBJ_2(refsleep_init_obj, refsleep_init);
 
-static mp_obj_t refsleep_offset(mp_obj_t ms_in, mp_obj_t us_in) {
-    off_ms = mp_obj_get_int(ms_in);
-    off_us = mp_obj_get_int(us_in);
+// offset(ms, us[, a_ms, a_sub]): the offset, and the last sleep's I_a on the clock
+static mp_obj_t refsleep_offset(size_t n_args, const mp_obj_t *args) {
+    off_ms = mp_obj_get_int(args[0]);
+    off_us = mp_obj_get_int(args[1]);
+    if (n_args > 3) {
+        win_a_ms = mp_obj_get_int(args[2]);
+        win_a_sub = mp_obj_get_int(args[3]);
+    }
     return mp_const_none;
 }
-static MP_DEFINE_CONST_FUN_OBJ_2(refsleep_offset_obj, refsleep_offset);
+static MP_DEFINE_CONST_FUN_OBJ_VAR_BETWEEN(refsleep_offset_obj, 2, 4, refsleep_offset);
+
+// The clock's ms of I_a + `periods` reference periods (periods >= -1).
+static uint32_t ref_ms(int64_t periods) {
+    int64_t sub = win_a_sub + periods * SUB_REF + SUB_MS; // + a ms: never negative
+    return (uint32_t)(win_a_ms + sub / SUB_MS - 1) & (MICROPY_PY_TIME_TICKS_PERIOD - 1);
+}
 
 static uint32_t clock_ms(uint64_t raw) {
     return (uint32_t)((raw + off_us) / 1000 + off_ms) & (MICROPY_PY_TIME_TICKS_PERIOD - 1);
@@ -189,25 +205,25 @@ static uint64_t raw_of(uint32_t low) {
 }
 
 // The clock's millisecond of a timer count given as two 16-bit halves (small ints: a hard
-// interrupt handler calls it): a count of the last sleep's window at its place in it (reference
-// ticks after I_a), any other by the offset. A count read at an edge says the edge came before
-// the next count: placed there, a stamp is never early, and late by a reference tick at most.
+// interrupt handler calls it): a count of the last sleep's window at its place in it, any other
+// by the offset. A count read at an edge says the edge came before the next count: a count the
+// timer kept for a reference period or more (the last microsecond's before the switch, until
+// the first reference tick; a reference tick's; those of the switch back, until I_v) is placed
+// at the next count's instant, so a stamp is never early, and late by a reference tick at most.
 static mp_obj_t refsleep_ms_of(mp_obj_t top_in, mp_obj_t low_in) {
     uint32_t low = ((uint32_t)MP_OBJ_SMALL_INT_VALUE(top_in) << 16) | (MP_OBJ_SMALL_INT_VALUE(low_in) & 0xffff);
     uint64_t raw = raw_of(low);
     if (win_valid && raw >= win_u && raw <= win_v) {
-        uint64_t us;
-        if (raw < win_a) {
-            us = raw - win_u + 1; // the entry: microseconds, until the switch
-            if (us > win_ua_us) {
-                us = win_ua_us;
-            }
-        } else if (raw <= win_b) {
-            us = win_ua_us + (raw - win_a + 1) * 15625 / 512;
-        } else {
-            us = win_ua_us + (win_b - win_a) * 15625 / 512 + (raw - win_b);
+        if (raw + 2 < win_a) { // the entry's microseconds, by the offset before the sleep
+            uint32_t ms = (uint32_t)((raw + win_off_us) / 1000 + win_off_ms);
+            return MP_OBJ_NEW_SMALL_INT(ms & (MICROPY_PY_TIME_TICKS_PERIOD - 1));
         }
-        return MP_OBJ_NEW_SMALL_INT((win_ms_u + (win_us_u + us) / 1000) & (MICROPY_PY_TIME_TICKS_PERIOD - 1));
+        if (raw <= win_b) { // until the next reference tick (I_a is the second after the switch)
+            return MP_OBJ_NEW_SMALL_INT(ref_ms((int64_t)(raw - win_a) + 1));
+        }
+        if (raw < win_v) { // the switch back: until I_v
+            raw = win_v;
+        }
     }
     return MP_OBJ_NEW_SMALL_INT(clock_ms(raw));
 }
@@ -272,13 +288,20 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
     out[2] = (raw_u + off_us) % 1000;
     out[3] = per_us;
     int status = SLEPT;
+    // a tick each crystal cycle from the next microsecond tick on (CYCLES is taken at a tick):
+    // the tick generator then has one cycle left, not up to 12, as clk_ref moves, so the count
+    // does not stand still for up to 12 reference periods before the first reference tick (an
+    // edge then could only be placed at that tick); the few counts at 12 MHz only put a stamp
+    // taken in them late, by a microsecond or two
+    watchdog_hw->tick = WATCHDOG_TICK_ENABLE_BITS | 1;
+    uint32_t t_x, c_x;
+    next_count(&t_x, &c_x, 4 * per_us);
     // clk_ref onto the reference (its AUXSRC changed while SRC is not aux: glitch-free)
     clocks_hw->clk[clk_ref].ctrl = (ref_auxsrc << CLOCKS_CLK_REF_CTRL_AUXSRC_LSB)
         | CLOCKS_CLK_REF_CTRL_SRC_VALUE_XOSC_CLKSRC;
     clocks_hw->clk[clk_ref].ctrl = (ref_auxsrc << CLOCKS_CLK_REF_CTRL_AUXSRC_LSB)
         | CLOCKS_CLK_REF_CTRL_SRC_VALUE_CLKSRC_CLK_REF_AUX;
-    watchdog_hw->tick = WATCHDOG_TICK_ENABLE_BITS | 1;
-    // two ticks: the tick generator may first finish the crystal's count (up to 12 cycles)
+    // two ticks: the tick generator may first finish the crystal's count
     if (!next_count(&t_a0, &c_a0, 16 * ref_cycles) || !next_count(&t_a, &c_a, 2 * ref_cycles)) {
         status = NO_REFERENCE;
     } else {
@@ -451,9 +474,8 @@ static mp_obj_t refsleep_sleep(size_t n_args, const mp_obj_t *args) {
     win_a = raw_u + (uint32_t)(t_a - t_u);
     win_b = raw_u + (uint32_t)(t_b - t_u);
     win_v = raw_u + (uint32_t)(t_v - t_u);
-    win_ua_us = out[4] / per_us;
-    win_ms_u = out[1];
-    win_us_u = out[2];
+    win_off_ms = off_ms;
+    win_off_us = off_us;
     win_valid = true;
     // clk_sys back on PLL_SYS (AUXSRC changed while SRC is clk_ref, now the crystal)
     hw_clear_bits(&clocks_hw->clk[clk_sys].ctrl, CLOCKS_CLK_SYS_CTRL_SRC_BITS);

@@ -37,6 +37,8 @@ _CYCLES_BV = const(7)
 _RAW_UV = const(8)
 _TICKS_AW = const(9)
 OUT_LEN = const(12)
+_SNAP_MS = const(100)  # I_b to I_a put on the reference's periods when shorter than this
+_SNAP_MOST = const(1536000)  # and when they move it by 8 us at most (in 1/192000 us)
 _RETRY_MS = const(60000)  # after a fault, light sleep this long before the reference again
 
 
@@ -63,12 +65,27 @@ def exact(per_us):
 
 
 class RefTime:
-    """The offset from the timer's count to the clock's time: ms (mod 2**30), us, frac."""
+    """The offset from the timer's count to the clock's time: ms (mod 2**30), us, frac; and the
+    time of the last sleep's first reference tick (I_a) as `a_ms` and `a_sub` (us x 192000 +
+    frac), which refsleep.ms_of places a stamp taken in that sleep from.
+
+    Each sleep measures its ends by polling (a reference tick, then a microsecond tick, seen a
+    few cycles after they happen, at 12 MHz at the wake): each measurement is off by a fraction
+    of a microsecond, and always the same way (on the emulated chip the clock fell 0.3-0.5 us
+    behind a sleep, 12 us in 25 sleeps, a millisecond over a game). The reference's edges are
+    the truth between them: from the last sleep's last tick (I_b) to this one's first (I_a) the
+    crystal ran for a whole number of reference periods, so when that stretch is short enough
+    for the crystal's own error (_SNAP_MS: 3 us at 30 ppm) the time of I_a is put on that
+    number, and the polling's errors do not add up from sleep to sleep."""
 
     def __init__(self):
         self.ms = 0
         self.us = 0
         self.frac = 0
+        self.a_ms = 0
+        self.a_sub = 0
+        self._b_ms = -1  # the last sleep's I_b (ms, sub), -1: none to go by
+        self._b_sub = 0
 
     def account(self, out):
         """Take one refsleep.sleep's `out`; return the stamp (ms) of its wake, the instant its
@@ -77,13 +94,45 @@ class RefTime:
         a_us, a_frac = cycles_us(out[_CYCLES_UA], per_us)
         t_us, t_frac = ticks_us(out[_TICKS_AB])
         b_us, b_frac = cycles_us(out[_CYCLES_BV], out[_PER_US_2])
+        # I_a as measured: from I_u, placed by the offset before this sleep (its fraction too)
+        frac = self.frac + a_frac
+        us = out[_US_U] + a_us + frac // _DEN
+        frac %= _DEN
+        a_ms = add(out[_MS_U], us // 1000)
+        us %= 1000
+        snap = 0  # in 1/192000 us: what the reference's periods say less what was measured
+        snapped = out[_TICKS_AB] > 0 and out[0] != LOST  # I_a and I_b both the reference's
+        if snapped and self._b_ms >= 0:
+            gap_ms = (a_ms - self._b_ms) & 0x3FFFFFFF
+            b_sub = self._b_sub
+            gap_us = gap_ms * 1000 + us - b_sub // _DEN  # whole us, then the fractions
+            if 0 <= gap_us < _SNAP_MS * 1000:
+                gap_frac = frac - b_sub % _DEN
+                periods = (gap_us * 512 + 7812) // 15625  # the nearest whole number
+                p_us, p_frac = ticks_us(periods)
+                snap = (p_us - gap_us) * _DEN + p_frac - gap_frac
+                if snap > _SNAP_MOST or snap < -_SNAP_MOST:
+                    snap = 0  # not the reference's edges: leave the crystal's time
+        self._b_ms = -1
+        # I_a on the reference's grid
+        frac += snap
+        us += frac // _DEN
+        frac %= _DEN
+        a_ms = add(a_ms, us // 1000)
+        us %= 1000
+        if out[_TICKS_AB] > 0:  # slept (not woken before I_u): refsleep's window is this one
+            self.a_ms = a_ms
+            self.a_sub = us * _DEN + frac
+        # the wake and I_b: reference ticks after I_a
         w_us, w_frac = ticks_us(out[_TICKS_AW])
-        # the wake: from I_u, placed by the offset before this sleep (its fraction included)
-        frac = self.frac + a_frac + w_frac
-        us = out[_US_U] + a_us + w_us + frac // _DEN
-        wake = add(out[_MS_U], us // 1000)
+        wake = add(a_ms, (us + w_us + (frac + w_frac) // _DEN) // 1000)
+        if snapped:
+            ib_frac = frac + t_frac
+            ib_us = us + t_us + ib_frac // _DEN
+            self._b_ms = add(a_ms, ib_us // 1000)
+            self._b_sub = ib_us % 1000 * _DEN + ib_frac % _DEN
         # the offset grows by the time from I_u to I_v less what the timer counted
-        frac = self.frac + a_frac + t_frac + b_frac
+        frac = self.frac + a_frac + t_frac + b_frac + snap
         us = self.us + a_us + t_us + b_us - out[_RAW_UV] + frac // _DEN
         self.frac = frac % _DEN
         self.ms = add(self.ms, us // 1000)
@@ -151,7 +200,7 @@ class RefClock:
         if not exact(out[_PER_US_1]) or not exact(out[_PER_US_2]):
             raise ValueError("clk_sys must be 12, 48 or 125 MHz for the reference's time")
         self.wake = self.time.account(out)
-        self._offset(self.time.ms, self.time.us)
+        self._offset(self.time.ms, self.time.us, self.time.a_ms, self.time.a_sub)
         self.sleeps = (self.sleeps + 1) & 0x3FFFFFFF
         if status == WOKEN:
             self.woken = (self.woken + 1) & 0x3FFFFFFF

@@ -36,12 +36,16 @@ class World:
         self.stops = []  # [stop_t, start_t]: the reference stopped between them
         self.left = 5  # the tick generator's count left, in reference edges, at an entry
         self.exit_cycles = 7  # 12 MHz cycles from I_b to the switch of clk_ref
+        # the polling loops see a tick this late (in 1/192 ns): I_b's at 12 MHz, I_v's
+        self.late_b = 0
+        self.late_v = 0
         self.select = None  # the FakeSelect whose schedule holds the interrupts
         self.flashes = []  # (true ns, mask, lit): what a sleep did to its lights
         self.sleeps = []  # (status, ticks asked) of each sleep
         self.slept_us = 0
         self.lights = 0  # light() calls
-        self.window = None  # the last sleep's (raw_u, raw_a, raw_b, raw_v, us_ua, ms_u, us_u)
+        self.window = None  # the last sleep's (raw_u, raw_a, raw_b, raw_v, off_ms, off_us) before
+        self.a_ms = self.a_sub = 0  # its I_a as reftime put it (offset()'s last two)
         self._window_t = None  # and its true times (t_u, t_a, t_b, t_v)
         self._sync()
 
@@ -73,9 +77,12 @@ class World:
         self.gpio = gpio
         self.delay = delay
 
-    def offset(self, ms, us):
+    def offset(self, ms, us, a_ms=None, a_sub=None):
         self.off_ms = ms
         self.off_us = us
+        if a_sub is not None:
+            self.a_ms = a_ms
+            self.a_sub = a_sub
 
     def light(self, ms):
         """refsleep.light: machine.lightsleep's sleep with the timer kept exact (as the fake
@@ -103,14 +110,12 @@ class World:
         raw = raw - (raw - (top << 16 | low)) % (1 << 32)  # the latest one not after now
         window = self.window
         if window is not None and window[0] <= raw <= window[3]:
-            raw_u, raw_a, raw_b, raw_v, ua_us, ms_u, us_u = window
-            if raw < raw_a:
-                us = min(raw - raw_u + 1, ua_us)
-            elif raw <= raw_b:
-                us = ua_us + (raw - raw_a + 1) * 15625 // 512
-            else:
-                us = ua_us + (raw_b - raw_a) * 15625 // 512 + raw - raw_b
-            return (ms_u + (us_u + us) // 1000) & _MASK
+            raw_u, raw_a, raw_b, raw_v, off_ms, off_us = window
+            if raw + 2 < raw_a:
+                return ((raw + off_us) // 1000 + off_ms) & _MASK
+            if raw <= raw_b:
+                return (self.a_ms + (self.a_sub + (raw - raw_a + 1) * REF) // MS) & _MASK
+            raw = max(raw, raw_v)
         return ((raw + self.off_us) // 1000 + self.off_ms) & _MASK
 
     # --- the reference's edges ----------------------------------------------------------------
@@ -258,13 +263,13 @@ class World:
             entry[1]()
         out[5] = n_ab
         out[6] = 12
-        out[7] = (t_v - t_b) // CYC_12
+        out[7] = (t_v + self.late_v - t_b - self.late_b) // CYC_12
         out[8] = counted + n_ab + 1
         out[9] = n_aw
         out[11] = (t_b - t_b0) // CYC_12 if t_b0 is not None else 0
         out[0] = status
         raw_a = raw_u + counted
-        self.window = (raw_u, raw_a, raw_a + n_ab, raw_a + n_ab + 1, out[4] // 125, out[1], out[2])
+        self.window = (raw_u, raw_a, raw_a + n_ab, raw_a + n_ab + 1, self.off_ms, self.off_us)
         self._window_t = (t_u, t_a, t_b, t_v)
         self._awake(t_v, raw_u + counted + n_ab + 1)
         self.sleeps.append((status, ticks))

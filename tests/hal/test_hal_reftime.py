@@ -7,7 +7,7 @@ import io
 from fakes import fake_machine as m
 from fakes import fake_rp2
 from fakes.fake_fs import FakeFs
-from fakes.fake_refsleep import MS, US, World
+from fakes.fake_refsleep import CYC_12, MS, REF, US, World
 from fakes.fake_select import FakeSelect
 from fakes.panels import Ssd1306Panel
 from hal import buttons as b
@@ -109,6 +109,54 @@ def test_a_day_of_sleeps_keeps_the_crystals_and_the_references_time_exactly():
         assert clock_is_true(world), second
     assert hal.sleeper.on_ref == 240 and hal.sleeper.light == 0
     assert all(status == 0 for status, _ in world.sleeps)
+
+
+def late_polls(world):
+    """The wake's polling loops as the emulated chip's: a reference tick seen 8 cycles after it
+    at 12 MHz, the microsecond tick after the switch 3 cycles after it: each sleep measured
+    0.42 us long, the same way every time."""
+    world.late_b = 8 * CYC_12
+    world.late_v = 3 * CYC_12
+
+
+def test_the_polling_loops_errors_do_not_add_up_from_sleep_to_sleep():
+    hal, world, select = ref_hal()
+    late_polls(world)
+    for second in range(300):
+        world.left = 1 + second % 12
+        world.advance(second % 3)
+        hal.wait(add(hal.ticks_ms(), 250 + second % 7))
+        assert clock_is_true(world), second
+    assert hal.sleeper.on_ref == 300 and all(status == 0 for status, _ in world.sleeps)
+
+
+def test_an_edge_in_a_sleep_is_stamped_never_early_and_late_by_a_reference_period_at_most():
+    hal, world, select = ref_hal()
+    late_polls(world)
+    for second in range(40):
+        world.left = 1 + second % 12
+        world.advance(1 + second % 3)
+        hal.wait(add(hal.ticks_ms(), 1000 + second % 7))
+        t_u, t_a, t_b, t_v = world._window_t
+        raw_u, raw_a = world.window[:2]
+        # edges just before and just after each millisecond, and at the reference's ticks
+        edges = [t_u + 1, t_a - REF - 1, t_a - REF, t_a - 1, t_a, t_a + 1, t_b - 1]
+        boundary = (t_a // MS + 1) * MS
+        while boundary < t_b - 7 * US:
+            edges += [boundary - 7 * US, boundary - 1, boundary, boundary + 1, boundary + 7 * US]
+            boundary += 97 * MS
+        tick = t_a + REF
+        while tick < t_b:
+            edges += [tick - 1, tick, tick + 1]
+            tick += 31 * REF
+        for edge in edges:
+            raw = world.count_at_sleep(edge, t_u, raw_u, t_a, raw_a - raw_u)
+            stamp = world.ms_of(raw >> 16 & 0xFFFF, raw & 0xFFFF)
+            # at the entry the timer waits for the tick generator's count left (up to 12
+            # reference periods) before its first reference tick (I_a - REF): stamped there
+            latest = max(edge + REF, t_a - REF)
+            assert diff(stamp, edge // MS) >= 0, (second, edge - t_a, "early")
+            assert diff(stamp, latest // MS) <= 0, (second, edge - t_a, "late")
 
 
 def test_the_clock_wraps_with_ticks_ms():
