@@ -72,13 +72,16 @@ _PLAN = const(4)  # the wake stamp must be worked out again
 _RETIRE = const(8)  # a new game: the saved one is not to be offered again (owed after a refusal)
 _RETRY_MS = const(5000)  # a write the store refused is tried again this long after
 _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the clock
+# The store's word when the saved game did not fit in memory at boot (resume=False): the clock
+# plays on, and keeps that game on flash as it was, writing no game over it.
+KEPT = "the saved game did not fit in memory: kept on flash, this clock's games not saved"
 
 
 class ClockApp:
     hall = None  # app.hall's Hall, once the clock has a board number, a command or a link
     net_note = ""  # a Wi-Fi clock's word for the status line (app.hall_net: NET, NO NET)
 
-    def __init__(self, hal, present, screen, now, record=None):
+    def __init__(self, hal, present, screen, now, record=None, resume=True):
         # Every game writes its record here: set aside first (main.py makes it before its
         # imports), while the heap is in one piece, and kept till the next start.
         self.record = record if record is not None else Record()
@@ -127,7 +130,13 @@ class ClockApp:
         settings = self.settings
         if settings.chosen is None and 0 <= settings.legacy_index < len(self.presets.items):
             settings.chosen = self.presets.items[settings.legacy_index].name
-        offer = saved.load(hal.storage, self.record)
+        # resume=False: a boot that ran out of memory reading the saved game (main.py) leaves
+        # it on flash untouched; this clock writes no game over it and says so (KEPT).
+        self.kept = not resume
+        offer = saved.load(hal.storage, self.record) if resume else None
+        if self.kept:
+            self._owed = _SAVE
+            self.store_problem = KEPT
         if offer is None:
             self._fresh_game()
         else:
@@ -326,6 +335,9 @@ class ClockApp:
     # --- the game on flash ---------------------------------------------------------------
 
     def _retire(self):
+        if self.kept:  # no game of this clock's goes to flash, a new one's neither: NO SAVE
+            self._owed |= _SAVE
+            return
         refused = saved.retire(self.hal.storage)
         if refused is None:
             self._paid(_RETIRE)
@@ -334,6 +346,8 @@ class ClockApp:
 
     def _save(self, now):
         self._saved_at = now  # a refused save is tried again at the next save, or the retry
+        if self.kept:
+            return
         refused = saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
         if refused is None:
             self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
@@ -742,6 +756,21 @@ class ClockApp:
         self._wake_at = wake
         self._pending &= ~_PLAN
         return wake
+
+
+def built(hal, present, screen, record, free):
+    """The app at boot, the saved game offered back. Where reading the saved game runs out of
+    memory (the stock path's heap: its modules are compiled into RAM), free(tries_left) makes
+    room (main.py: the floor freed, a collection) and it is read again; at the last try the
+    clock starts on a new game and leaves the saved one on flash as it was (resume=False,
+    KEPT). A MemoryError even then is raised."""
+    for tries in (2, 1, 0):
+        try:
+            return ClockApp(hal, present, screen, hal.ticks_ms(), record, tries > 0)
+        except MemoryError:
+            if not tries:
+                raise
+        free(tries - 1)
 
 
 def _menus():
