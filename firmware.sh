@@ -10,7 +10,8 @@
 # A board file with WIFI = True is a Pico W: built as MicroPython's RPI_PICO_W, with umqtt.simple.
 # PICOTOOL_DIR (optional): a picotool 2.2.0 source checkout, built once into build/picotool, for
 # the UF2 step; without it the Pico SDK fetches picotool from GitHub itself.
-# The boards default to every board file (boards/*.py). manifest.py says what is frozen.
+# The boards default to every board file (boards/*.py). manifest.py says what is frozen; the C
+# modules of cmod/ (refsleep: the chip asleep on a 32.768 kHz reference) are built in as well.
 set -uo pipefail
 cd "$(dirname "$0")" || exit 2
 ROOT=$PWD
@@ -92,8 +93,15 @@ for board in "${BOARDS[@]}"; do
   PORT_BOARD=$(port_board "$board")
   OUT=$ROOT/build/rp2-$PORT_BOARD
   echo "== MicroPython $VERSION $PORT_BOARD with the clock for $board (log: build/firmware-$board.log)"
+  # The port's Makefile runs CMake only in a fresh folder: one set up before the C modules were
+  # built in starts again.
+  if [ -f "$OUT/CMakeCache.txt" ] && ! grep -q "^USER_C_MODULES:.*=$ROOT/cmod/micropython.cmake$" \
+    "$OUT/CMakeCache.txt"; then
+    rm -rf "$OUT"
+  fi
   if ! CLOCK_BOARD=$board make -C "$MP/ports/rp2" BOARD="$PORT_BOARD" BUILD="$OUT" \
-    FROZEN_MANIFEST="$ROOT/manifest.py" -j"$JOBS" >"build/firmware-$board.log" 2>&1; then
+    FROZEN_MANIFEST="$ROOT/manifest.py" USER_C_MODULES="$ROOT/cmod/micropython.cmake" \
+    -j"$JOBS" >"build/firmware-$board.log" 2>&1; then
     tail -20 "build/firmware-$board.log" >&2
     die "the build for $board failed: see build/firmware-$board.log"
   fi

@@ -93,37 +93,53 @@ def flash_rows():
     f = flash_saves()
     program_typ, program_max = f["flash.program_ms"].split()
     erase_typ, erase_max = f["flash.erase_ms"].split()
-    saves, erasing = int(f["flash.saves"]), int(f["flash.erasing_saves"])
-    return [
-        (
-            "flash operations of the game's saves",
-            "%s saves in %s plies: %s programs (≤ %s per save), %s erases; %d saves (%.0f %%) "
-            "erase a block"
-            % (
-                saves,
-                f["flash.plies"],
-                f["flash.programs"],
-                f["flash.most_programs_per_save"],
-                f["flash.erases"],
-                erasing,
-                100 * erasing / saves,
-            ),
-            "n/a",
-            "a press during a save is lit and drawn late by ≤ %s ms (%s ms at most) in a "
-            "program of ≤ %s pages, ≤ %s ms (%s ms at most) in a 4 KB erase (the levers' "
-            "stamps are the PIO's: on time)"
-            % (
-                program_typ,
-                program_max,
-                f["flash.longest_program_pages"],
-                erase_typ,
-                erase_max,
-            ),
-            "bench/flash_save.py: littlefs (VfsLfs2, progsize 256, 4 KB blocks) on a counting "
-            "RAM device, G/90/30 with a save after each press and every 10 s of a move; "
-            "durations from the W25Q16JV datasheet (interrupts are off for each operation)",
+    rows = []
+    for way, how in (
+        ("files", "every save to the files (before the slot ring; the browser)"),
+        ("slots", "in play to the slot ring (%s blocks), the files once play stops"),
+    ):
+        key = "flash.%s." % way
+        saves, erasing = int(f[key + "saves"]), int(f[key + "erasing_saves"])
+        erases = int(f[key + "erases"])
+        late = "≤ %s ms (%s ms at most) in a program of ≤ %s pages" % (
+            float(program_typ) * int(f[key + "longest_program_pages"]),
+            float(program_max) * int(f[key + "longest_program_pages"]),
+            f[key + "longest_program_pages"],
         )
-    ]
+        if erases:
+            late += ", ≤ %s ms (%s ms at most) in a 4 KB erase" % (erase_typ, erase_max)
+        after = "; once play stops, %s erases and %s programs" % (
+            f[key + "after_erases"],
+            f[key + "after_programs"],
+        )
+        if way == "slots":
+            how = how % f["flash.ring_blocks"]
+            after += ", %s bytes of the ring used" % f[key + "bytes"]
+        rows.append(
+            (
+                "flash operations of the game's saves, %s" % how,
+                "%s saves in play in %s plies: %s programs (≤ %s per save), %s erases; %d saves "
+                "(%.0f %%) erase a block%s"
+                % (
+                    saves,
+                    f["flash.plies"],
+                    f[key + "programs"],
+                    f[key + "most_programs_per_save"],
+                    erases,
+                    erasing,
+                    100 * erasing / saves,
+                    after,
+                ),
+                "n/a",
+                "a press during a save is lit and drawn late by %s (the levers' stamps are the "
+                "PIO's: on time)" % late,
+                "bench/flash_save.py: littlefs (VfsLfs2, progsize 256, 4 KB blocks) on a counting "
+                "RAM device, G/90/30, 400 plies in 2 h 15 min with a save after each press and "
+                "every 10 s of a move; durations from the W25Q16JV datasheet (interrupts are off "
+                "for each operation)",
+            )
+        )
+    return rows
 
 
 def game_200(heap_kb):

@@ -34,6 +34,6 @@ BUZZER = 13
 BATTERY_ADC = 29
 VBUS_SENSE = 24  # on battery the clock sleeps between events (docs/build.md)
 BATTERY_CELLS = 3
-PLAY_UA = 5000  # in play on battery, measured by make bench-chip: sets the low-battery warning
+PLAY_UW = 19800  # in play on battery, measured by make bench-chip: sets the low-battery warning
 WATCHDOG_MS = 5000
 STORAGE_ROOT = "/data"  # presets, settings and the saved game

@@ -62,10 +62,17 @@ def main():
     from ui import kinds
 
     try:
+        import refsleep  # the own UF2 (cmod/refsleep): sleeps on a REF_CLOCK, exact light sleeps
+    except ImportError:
+        refsleep = None  # stock MicroPython: light sleep
+    try:
         import rp2
         import uctypes
     except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
         rp2 = uctypes = None
+    # The filesystem's flash: the game's slot ring is in it (hal/lfs_slots.py).
+    flash = None if rp2 is None else rp2.Flash()
+
     try:
         hal = Rp2040Hal(
             machine,
@@ -77,6 +84,8 @@ def main():
             io=io,
             display=kinds.driver_for,
             checked=True,  # board_problem() above
+            refsleep=refsleep,
+            flash=flash,
             rp2=rp2,
             addressof=uctypes and uctypes.addressof,
         )

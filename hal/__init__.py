@@ -32,6 +32,9 @@
 #                         set; leds.flash_ms: a running light's flash each second on battery
 #                         (0: steady)
 #   storage.read(name) -> bytes or None, storage.write(name, data)  (atomic: temp + rename)
+#   slots                 None, or the game's slot ring (hal/slots.py SlotRing): flash blocks
+#                         erased ahead, which a save in play programs without an erase (on the
+#                         board inside littlefs files, hal/lfs_slots.py; sim/nor_file.py's file)
 #   battery_mv()          supply voltage in mV, or -1 when the board cannot measure it
 #   gauge                 None, or the board's hal.battery.Gauge (its cells' curve, its current)
 #   feed()                feed the watchdog (main loop only)

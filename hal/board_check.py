@@ -7,7 +7,10 @@ from hal import buttons
 # Every board has these; a display kind adds its own (both: name -> what it is, for the messages).
 _REQUIRED = ("NAME", "DISPLAY", "BUTTONS", "BUZZER", "BATTERY_ADC", "WATCHDOG_MS", "STORAGE_ROOT")
 # VBUS_SENSE: the pin that reads USB power (GP24 on a Pico): on battery the loop sleeps lightly.
-_OPTIONAL = ("LEDS", "WIFI", "VBUS_SENSE", "BATTERY_CELLS", "PLAY_UA", "LED_FLASH_MS")
+_OPTIONAL = ("LEDS", "WIFI", "VBUS_SENSE", "BATTERY_CELLS", "PLAY_UA", "PLAY_UW", "LED_FLASH_MS")
+# REF_CLOCK: a 32.768 kHz reference's pin, a clock input of the RP2040 (clk_gpin0, clk_gpin1)
+_OPTIONAL += ("REF_CLOCK",)
+_REF_GPIOS = (20, 22)
 _KINDS = {
     "oled": ((), ("OLED_BUS",)),  # and its bus's, below
     "tm1637": (
@@ -42,6 +45,7 @@ _PINS = (
     "VBUS_SENSE",
     "BUZZER",
     "BATTERY_ADC",
+    "REF_CLOCK",
 )
 _MAY_BE_NONE = ("BUZZER", "BATTERY_ADC", "OLED_RES", "VBUS_SENSE")
 _BUTTON_NAMES = ("LEFT", "RIGHT", "PLAY", "SET", "PLUS", "MINUS")  # imported from hal.buttons
@@ -62,6 +66,7 @@ _NUMBERS = (
     ("TM1637_DELAY_US", 0, 100, "a half clock period in us (0..100)"),
     ("BATTERY_CELLS", 2, 3, "a number of AA cells in series (2 or 3)"),
     ("PLAY_UA", 100, 200000, "the current in play in uA (100..200000, from make bench-chip)"),
+    ("PLAY_UW", 300, 1000000, "the power in play in uW (300..1000000, from make bench-chip)"),
     ("LED_FLASH_MS", 0, 500, "a flash of the running light in ms (0: steady; at most 500)"),
 )
 BUILDER = "make_display"  # optional: make_display(machine, board, sleep_us) -> the display driver
@@ -198,6 +203,13 @@ def _pins(board, where):
         gpio = getattr(board, option)
         if gpio is not None or option not in _MAY_BE_NONE:
             _take(taken, gpio, option, where)
+    ref = getattr(board, "REF_CLOCK", None)
+    if ref is not None and ref not in _REF_GPIOS:
+        raise BoardError(
+            where + "REF_CLOCK is GP%s, not a clock input (GP20: clk_gpin0, GP22: clk_gpin1)" % ref
+        )
+    if ref is not None and getattr(board, "VBUS_SENSE", None) is None:
+        raise BoardError(where + "REF_CLOCK needs VBUS_SENSE (the clock sleeps on it on battery)")
     adc = board.BATTERY_ADC
     if adc is not None and adc not in _ADC_GPIOS:
         raise BoardError(where + "BATTERY_ADC is GP%s, not an ADC pin (GP26..GP29)" % (adc,))
@@ -233,6 +245,19 @@ def _take(taken, gpio, option, where):
     if gpio in taken:
         raise BoardError(where + "GP%d is used twice: %s and %s" % (gpio, taken[gpio], option))
     taken[gpio] = option
+
+
+def used_gpios(board):
+    """The GPIOs the board file names (its pins, buttons and lights): the others are unused."""
+    used = set()
+    for option in _PINS:
+        gpio = getattr(board, option, None)
+        if type(gpio) is int:
+            used.add(gpio)
+    for option in ("BUTTONS", "LEDS"):
+        for gpio in (getattr(board, option, None) or {}).values():
+            used.add(gpio)
+    return used
 
 
 def forget():

@@ -111,6 +111,9 @@ class DesktopHal:
         self.leds = DesktopLeds(self)
         self.buzzer = buzzer
         self.storage = storage
+        # The game's saves in play: a hal.slots.SlotRing (sim/nor_file.py's, on a folder's
+        # storage), or None: the files take them.
+        self.slots = getattr(storage, "slots", None)
         self.serial = None
         self.fed = 0
         self._battery_mv = battery_mv

@@ -7,6 +7,7 @@ import sim  # noqa: F401  (puts the firmware on the path)
 import ticks
 from hal.storage import Storage
 from sim.hal_base import HEALTHY_MV, DesktopHal
+from sim.nor_file import folder_ring
 
 TAP_MS = 60  # a key press is a button held this long
 
@@ -17,9 +18,13 @@ def monotonic_ms():
 
 
 def folder_storage(root):
-    """hal.storage.Storage in the directory `root` (made if missing), on the real filesystem."""
+    """hal.storage.Storage in the directory `root` (made if missing), on the real filesystem.
+    It carries the game's slot ring, in the folder's slots.bin (sim/nor_file.py), as `slots`:
+    a desktop HAL built on it saves a game in play there (sim/hal_base.py)."""
     os.makedirs(root, exist_ok=True)
-    return Storage(os.path.abspath(root), os, open)
+    storage = Storage(os.path.abspath(root), os, open)
+    storage.slots = folder_ring(root)
+    return storage
 
 
 class RealTimeHal(DesktopHal):

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: MIT
 # `python -m sim.serial_cli serve --pty`: the board's app in real time behind a pseudo-terminal.
-import os
 import sys
 
 import sim  # noqa: F401  (puts the firmware on the path)
@@ -13,12 +12,12 @@ def build(board_name, preset, storage_dir, key_lines):
     """(hal, app, runner, port): the app on a PtyHal behind a new pty. Raises ValueError for an
     unknown board, PresetError for an invalid preset."""
     from app.runner import Runner
-    from hal.storage import Storage
     from sim import boards
+    from sim.realtime import folder_storage
 
     board = boards.load(board_name)
     port = PtySerial()
-    hal = PtyHal(Storage(storage_dir, os, open), port, key_lines)
+    hal = PtyHal(folder_storage(storage_dir), port, key_lines)
     app = boards.build_app(hal, board)
     if preset is not None:
         choose(app, preset)

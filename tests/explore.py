@@ -162,6 +162,8 @@ class Walk:
         app = self.clock.app
         copy = SerialClock(present=self.present, fs=self.fs.copy(), start=self.now + 5000)
         again = copy.app
+        if again.store.from_slots:
+            FROM_SLOTS[0] += 1  # a running game's restart, read from the slot ring
         assert [(p.name, p.spec) for p in again.presets.items] == [
             (p.name, p.spec) for p in app.presets.items
         ], "the preset list restores"
@@ -256,6 +258,9 @@ def key(clock):
         app.asleep,
         app.status.on_battery,
     )
+
+
+FROM_SLOTS = [0]  # restarts whose game came back from the slot ring (app/game_store.py)
 
 
 def walk(

@@ -46,6 +46,10 @@ def check_interface(hal):
         assert callable(getattr(hal.buzzer, name)), name
     for name in ("read", "write", "remove"):
         assert callable(getattr(hal.storage, name)), name
+    slots = hal.slots  # the game's slot ring, or None
+    if slots is not None:
+        for name in ("append", "newest", "chain", "release", "untidy", "tidy", "ready"):
+            assert callable(getattr(slots, name)), name
     assert isinstance(hal.battery_mv(), int)
     assert hal.feed() is None
     serial = hal.serial

@@ -36,6 +36,11 @@ class Clock:
         self.fs = fs
         self.storage = Storage("/", self.fs, opener or self.fs.open)
         self.hal = VirtualHal(self.storage, start)
+        flash = getattr(fs, "flash", None)
+        if flash is not None:  # the game's slot ring, on the fake's raw flash
+            from hal.slots import whole_device
+
+            self.hal.slots = whole_device(flash, flash.blocks)
         if board is not None:  # the board file's battery gauge and light flash, as on the board
             from sim.boards import fit
 

@@ -34,7 +34,6 @@ def test_the_short_run_prints_every_row_and_the_clock_charges_exactly_under_trou
         "press to pixels, pico_tm1637, worst case",
         "CPU busy, pico_oled: Rapid 15+10: game running, above 20 s, 60 s",
         "a second's tick: its frame built, pico_oled",
-        "flash operations of the game's saves",
         "smallest heap, 200-move game",
         "heap bytes the board's code holds in play, at most",
         ".mpy bytes on the board",
@@ -42,6 +41,11 @@ def test_the_short_run_prints_every_row_and_the_clock_charges_exactly_under_trou
     ):
         assert wanted in measures, wanted
     by_name = dict((row[0], row) for row in cells)
+    flash = "flash operations of the game's saves, "
+    files = flash + "every save to the files (before the slot ring; the browser)"
+    slots = flash + "in play to the slot ring (24 blocks), the files once play stops"
+    assert files in by_name and slots in by_name
+    assert ", 0 erases; 0 saves (0 %) erase a block" in by_name[slots][1], by_name[slots]
     assert by_name["heap bytes allocated, 500 loop passes (the 10 s saves aside)"][1] == "0"
     assert by_name["heap bytes allocated, 500 IRQ edges"][1] == "0"
     trouble = [row for row in cells if row[0].startswith("charged-time error, ")]

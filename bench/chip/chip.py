@@ -35,6 +35,7 @@ class Chip:
         leds="",
         spi_oled="",
         ht1621="",
+        ref="",
         flash_timing="typ",
         options=(),
     ):
@@ -50,7 +51,7 @@ class Chip:
         command = ["node", os.path.join(HERE, "emu.mjs"), "--firmware", firmware]
         command += ["--bootrom", bootrom, "--serial-fd", str(theirs.fileno())]
         command += ["--tm1637", tm1637, "--oled", oled, "--leds", leds, "--spi-oled", spi_oled]
-        command += ["--ht1621", ht1621, "--flash-timing", flash_timing]
+        command += ["--ht1621", ht1621, "--ref", str(ref), "--flash-timing", flash_timing]
         command += list(options)  # options: faults.mjs's, say
         self._errors = tempfile.TemporaryFile(mode="w+")  # rp2040js's warnings, our errors
         self._node = subprocess.Popen(

@@ -6,7 +6,7 @@
 //   node emu.mjs --firmware F.uf2|F.bin --bootrom B.bin --serial-fd N
 //                [--tm1637 CLK,DIO;CLK,DIO] [--oled 0x3c|none] [--spi-oled BUS,DC,CS]
 //                [--vsys MV] [--leds PIN,PIN] [--ht1621 CS,WR,DATA;CS,WR,DATA]
-//                [--flash-timing typ|max|none]
+//                [--flash-timing typ|max|none] [--ref GPIO]
 //
 // Time is emulated: a cycle at the clk_sys the firmware set (8 ns at 125 MHz; clocks.mjs); a core
 // asleep (WFI/WFE, a light sleep, dormant) skips to the next alarm.
@@ -21,8 +21,10 @@
 // the chip's own microsecond timer (TIMERAWL: it restarts with each boot), so the bench can put a
 // lever's edge at a chosen instant of the chip's clock.
 //
-// Where the time goes (executing, WFI, light sleep, dormant: clocks.mjs) and what the displays
-// and lights show (meter.mjs) come with every answer.
+// Where the time goes (executing, WFI, light sleep, on the reference, dormant: clocks.mjs) and
+// what the displays and lights show (meter.mjs) come with every answer. --ref 20|22 drives a
+// 32.768 kHz reference into that GPIO (clk_gpin0/1); {"op": "ref", "on": false} stops it and
+// {"op": "ref", "on": true} starts it again (a reference that stops).
 //
 // The boot ROM's flash_range_erase and flash_range_program are replaced by a breakpoint that
 // does their work here (rp2040js's SSI cannot program flash, and MicroPython's file system needs
@@ -35,7 +37,7 @@ import net from 'net';
 import readline from 'readline';
 import { performance } from 'perf_hooks';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
-import { ClockTree } from './clocks.mjs';
+import { ClockTree, Reference } from './clocks.mjs';
 import { FlashChip } from './flash.mjs';
 import { PioClock } from './pio.mjs';
 import { decoder as ht1621 } from './ht1621.mjs';
@@ -44,7 +46,7 @@ import { attach as attachFaults } from './faults.mjs'; // takes its own options 
 
 const opts = {
   firmware: '', bootrom: '', 'serial-fd': '', tm1637: '', oled: '0x3c', vsys: '4000', leds: '',
-  ht1621: '', 'spi-oled': '', 'flash-timing': 'typ',
+  ht1621: '', 'spi-oled': '', 'flash-timing': 'typ', ref: '',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
@@ -131,7 +133,8 @@ let stallNs = 0; // the core waits for the flash this long yet (flash.mjs), inte
 let pio = null; // this boot's PioClock
 const nowNs = () => baseNs + clock.nanos;
 const nowMs = () => nowNs() / 1e6;
-const clocks = new ClockTree();
+if (opts.ref && !['20', '22'].includes(opts.ref)) fail('--ref GPIO: 20 (clk_gpin0) or 22 (clk_gpin1)');
+const clocks = new ClockTree(new Reference(opts.ref ? Number(opts.ref) : null));
 const meter = new Meter(nowNs);
 function event(record) {
   if (record.t === undefined) record.t = +nowMs().toFixed(4);
@@ -526,7 +529,7 @@ function boot(flash) {
   mcu.i2c.forEach(hookI2C);
   attachFaults({ mcu, clock, nowMs, drive, resolve, listeners, levelOf: (pin) => level[pin], oled, event });
   mcu.spi.forEach(hookSPI);
-  clocks.attach(mcu, nowNs, event);
+  clocks.attach(mcu, nowNs, event, (ns) => ns - baseNs);
   pio = new PioClock(mcu, clocks);
   stallNs = 0;
   if (oled && !oled.metered) {
@@ -659,8 +662,9 @@ function slice(limitNs) {
   const core = mcu.core;
   stopSlice = false;
   for (let i = 0; i < 200000 && baseNs + clock.nanos < limitNs && !stopSlice; i++) {
-    if (clocks.dormant) {
-      // Every clock stops, the timer and the watchdog too: time passes outside the chip.
+    if (clocks.stopped) {
+      // Dormant, or clk_sys's source stopped (a reference that stopped): the core and what its
+      // clocks drive stop, the timer and the watchdog too: time passes outside the chip.
       const skip = clocks.dormantSkip(nowNs(), limitNs);
       clocks.waited(skip);
       baseNs += skip;
@@ -789,6 +793,9 @@ function next() {
       return done(status());
     case 'hold':
     case 'time':
+      return done(status());
+    case 'ref':
+      clocks.setReference(!!command.on);
       return done(status());
     case 'pin':
       drive[command.pin] = command.v ?? null;

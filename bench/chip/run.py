@@ -4,12 +4,16 @@
 #
 #   RP2040_FIRMWARE=F.uf2 RP2040_BOOTROM=B.bin python bench/chip/run.py [--boards A,B]
 #       [--json build/bench-chip.json] [--no-estimate] [--plies 400] [--flash-timing typ]
-#       [--bullet-plies 400] [--bullet-timings typ,max] [--bullet-only]
+#       [--bullet-plies 400] [--bullet-timings typ,max] [--bullet-only] [--battery-only]
+#       [--battery-plies 400]
 #
 # The emulated flash takes the W25Q16JV's typical erase and program times unless
 # --flash-timing says max or none (emu.mjs); the bullet game with premoves (bullet.py) is
 # played at each of --bullet-timings (400 plies; --bullet-plies 0 leaves it out), the other
 # timings on a copy of the flash as the main run left it; --bullet-only plays it alone.
+# --battery-only measures the battery figures alone (power.py), no game on USB power;
+# --battery-plies the game played on battery then (its charging checked: the sleeps' and wakes'
+# edges).
 #
 # For each board: boot the image, install the checkout as a user does (./flash.sh over the USB
 # serial, a PTY here), then play scripted games with the levers on their GPIOs, at exact
@@ -57,6 +61,7 @@ BOARDS = {
     "pico_oled": {"tm1637": "", "display": "oled"},
     "pico_tm1637": {"tm1637": "2,3;6,7", "display": "tm1637"},
     "pico_lcd": {"tm1637": "", "display": "ht1621", "ht1621": "8,10,11;9,10,11"},
+    "pico_lcd_lp": {"tm1637": "", "display": "ht1621", "ht1621": "8,10,11;9,10,11", "ref": 22},
     "pico_sh1106": {"tm1637": "", "display": "oled"},
     "pico_ssd1309": {"tm1637": "", "display": "oled"},
     "pico_minimal": {"tm1637": "", "display": "oled", "speed": False},  # one button: battery only
@@ -98,6 +103,7 @@ def chip_options(board):
     """The keywords of Chip() for the board's display and lights."""
     kind = BOARDS[board]["display"]
     options = {"tm1637": BOARDS[board]["tm1637"], "leds": board_leds(board)}
+    options["ref"] = BOARDS[board].get("ref", "")  # a 32.768 kHz reference on that GPIO
     if kind == "spi":
         options.update(oled="none", spi_oled=board_spi(board))
     elif kind == "ht1621":
@@ -801,6 +807,11 @@ def main(argv):
             desktop = False  # no press figures to set beside an estimate
         elif word in ("--battery", "--no-battery"):
             battery = word == "--battery"
+        elif word == "--battery-plies":  # the game on battery (power.py)
+            power.PLIES = int(args.pop(0))
+        elif word == "--battery-only":  # the battery figures alone: no game on USB power
+            for spec in BOARDS.values():
+                spec["speed"] = False
         else:
             print("bench-chip: unknown argument %s" % word, file=sys.stderr)
             return 2

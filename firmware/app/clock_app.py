@@ -4,6 +4,7 @@ from micropython import const
 
 from app import gestures as act
 from app import saved
+from app.game_store import GameStore
 from app.lights import Lights
 from app.presets import Presets
 from app.settings import Settings
@@ -72,6 +73,8 @@ _PLAN = const(4)  # the wake stamp must be worked out again
 _RETIRE = const(8)  # a new game: the saved one is not to be offered again (owed after a refusal)
 _RETRY_MS = const(5000)  # a write the store refused is tried again this long after
 _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the clock
+_SLOW_SAVE = "SLOW SAVE"  # in play, the slot ring out of erased room: the files take the saves
+_TIDY_MS = const(20)  # while no clock runs, the store's erases come this far apart
 # The store's word when the saved game did not fit in memory at boot (resume=False): the clock
 # plays on, and keeps that game on flash as it was, writing no game over it.
 KEPT = "the saved game did not fit in memory: kept on flash, this clock's games not saved"
@@ -130,13 +133,19 @@ class ClockApp:
         settings = self.settings
         if settings.chosen is None and 0 <= settings.legacy_index < len(self.presets.items):
             settings.chosen = self.presets.items[settings.legacy_index].name
+        # The game's saves: the flash slot ring in play where the HAL has one (hal/slots.py).
+        slots = getattr(hal, "slots", None)
+        self.store = GameStore(hal.storage, slots, None if slots is None else hal.feed)
         # resume=False: a boot that ran out of memory reading the saved game (main.py) leaves
-        # it on flash untouched; this clock writes no game over it and says so (KEPT).
+        # it on flash untouched (the files and the ring); this clock writes no game over it,
+        # erases none of the ring, and says so (KEPT).
         self.kept = not resume
-        offer = saved.load(hal.storage, self.record) if resume else None
+        offer = self.store.load(self.record) if resume else None
         if self.kept:
             self._owed = _SAVE
             self.store_problem = KEPT
+        elif self.store.from_slots:
+            self._need(_SAVE)  # to the files at once: the ring's blocks are then erased
         if offer is None:
             self._fresh_game()
         else:
@@ -338,7 +347,7 @@ class ClockApp:
         if self.kept:  # no game of this clock's goes to flash, a new one's neither: NO SAVE
             self._owed |= _SAVE
             return
-        refused = saved.retire(self.hal.storage)
+        refused = self.store.retire()
         if refused is None:
             self._paid(_RETIRE)
         else:
@@ -348,7 +357,7 @@ class ClockApp:
         self._saved_at = now  # a refused save is tried again at the next save, or the retry
         if self.kept:
             return
-        refused = saved.save(self.hal.storage, self.spec, self.left_player, self.game, now)
+        refused = self.store.save(self.spec, self.left_player, self.game, now)
         if refused is None:
             self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
         else:
@@ -395,6 +404,13 @@ class ClockApp:
             self._retire()
         if pending & _SAVE:
             self._save(now)
+
+    def tidy(self, now):
+        """The store's upkeep, an erase at most, while no clock runs (Runner.step, at the end
+        of a pass): erased slots for the next run of play."""
+        if self.game.state() != RUNNING and not self.kept and self.store.untidy():
+            self.store.tidy()
+            self._need(_PLAN)
 
     # --- input ---------------------------------------------------------------------------
 
@@ -700,7 +716,7 @@ class ClockApp:
         elif state == PAUSED:
             status.message = ""
         else:
-            status.message = self.net_note
+            status.message = _SLOW_SAVE if self.store.slow else self.net_note
 
     def due(self, now):
         """Whether a pass at `now` has anything to do for the app (without an edge or a
@@ -721,6 +737,11 @@ class ClockApp:
             self._pending &= ~_PLAN
             return self._wake_at
         wait = _MAX_SLEEP_MS
+        if self.status.on_battery:
+            # On battery nothing but the next look at the supply needs a pass that nothing else
+            # asked for (each wake costs the crystal's start and a pass at 125 MHz); a pass
+            # within the second takes the look too.
+            wait = max(wait, _BATTERY_EVERY_MS - ticks.diff(now, self._battery_at))
         game = self.game
         if game.state() == RUNNING:
             event = game.next_event(now)
@@ -733,8 +754,11 @@ class ClockApp:
             wait = _sooner(wait, self.sounds.until_next(left if left.running else right))
             wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
-        elif self._hint_wait is not None and not self.overlays and game.state() == READY:
-            wait = _sooner(wait, self._hint_wait(self.status, now))
+        else:
+            if not self.kept and self.store.untidy():
+                wait = _sooner(wait, _TIDY_MS)
+            if self._hint_wait is not None and not self.overlays and game.state() == READY:
+                wait = _sooner(wait, self._hint_wait(self.status, now))
         if self._info:
             wait = _sooner(wait, ticks.diff(self._info_until, now))
         overlays = self.overlays

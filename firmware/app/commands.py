@@ -343,6 +343,8 @@ def state(app, now):
         "stamp": now,
         "store": app.store_problem,
         "game": app.record.tag,
+        "saves": app.store.mode(),
+        "slots": app.store.ready(),
         "display": app.display_health(),
     }
     hall = app.hall
@@ -350,6 +352,13 @@ def state(app, now):
         doc["board"] = hall.board
         doc["seq"] = hall.seq
         doc["outbox"] = len(hall.outbox)
+    reference = getattr(app.hal, "reference", None)  # a board that sleeps on a 32.768 kHz one
+    if reference is not None:
+        doc["reference"] = {
+            "sleeps": reference.sleeps,
+            "faults": reference.faults,
+            "lost": reference.lost,
+        }
     _rates(game, now, doc)
     return doc
 

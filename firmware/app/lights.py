@@ -7,7 +7,9 @@
 # Paused, in the arbiter's menu, after an undo, a question over the pause: the side on move SLOW. Over on time: the side
 # that flagged first FAST. Ready, the preset menus, an end by the arbiter or a limit: both OFF.
 # A blink starts lit at the stamp its mode began, so the level at any `now` is known without
-# keeping time, and so is the next edge.
+# keeping time, and so is the next edge. Leds that take a flash (hal/rp2040/leds.py flash())
+# are handed it: the HAL then lights and darkens it in its sleeps, and the loop wakes for no
+# flash's edge.
 from micropython import const
 
 import ticks
@@ -59,10 +61,26 @@ class Lights:
         self.left = self.right = OFF
         self.since = now
         self.flash = 0  # ms a running light flashes each second; 0: steady (battery() sets it)
+        self._handed = getattr(leds, "flash", None)  # the leds' flash(), or None
+        self._period = 0  # the period handed to the leds last (0: none)
 
     def battery(self, on):
         """On battery a running light flashes for the leds' flash_ms; with USB power steady."""
         self.flash = getattr(self.leds, "flash_ms", 0) if on else 0
+        self._hand()
+
+    def _hand(self):
+        """The flashes to leds that take them, when they change (one side flashes at most)."""
+        handed = self._handed
+        if handed is None:
+            return
+        flash = self.flash
+        left = _flashes(self.left, flash)
+        right = _flashes(self.right, flash)
+        period = left or right
+        if period or self._period:
+            handed(left > 0, right > 0, self.since, flash, period)
+            self._period = period
 
     def follow(self, app, now):
         """Bring the modes up to the app's state and the levels up to `now`: from its game's
@@ -86,6 +104,7 @@ class Lights:
             self.left = left
             self.right = right
             self.since = now
+            self._hand()
         flash = self.flash
         if mode < SLOW and not flash:  # steady: on or off, as level() says, without its calls
             self.leds.set(left == ON, right == ON)
@@ -101,6 +120,11 @@ class Lights:
         flash = self.flash
         left = until_edge(self.left, self.since, now, flash)
         right = until_edge(self.right, self.since, now, flash)
+        if self._period:  # the leds flash by themselves
+            if _flashes(self.left, flash):
+                left = -1
+            if _flashes(self.right, flash):
+                right = -1
         leds = self.leds
         if left >= 0 and level(self.left, self.since, now, flash) != leds.left_on:
             return 0

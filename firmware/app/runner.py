@@ -97,6 +97,8 @@ class Runner:
                 app.flush(now)  # the game's save, after the frame that shows what changed
         if hall is not None:
             hall.send(now)  # to the broker: after the frame and the save, a message at most
+        if not lever and not edges.pending():
+            app.tidy(now)  # an erase of the store's, while no clock runs and no edge waits
         hal.feed()
 
     def _settle(self, now):

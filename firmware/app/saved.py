@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
-# The running game on flash, with its record: written after each switch, and every 10 s while a
-# clock runs, so a power cut loses no press and at most 10 s of the move in progress.
+# The game on flash as files, with its record: what is saved while no clock runs (a pause, a
+# result, a correction, a new game), and in play where the board has no slot ring (the browser).
 #
-# game.txt holds the preset, who sits left, the core's state as integers, and the record's latest
-# entries; each time CHUNK of them are in, they go to a file of their own (record/<N>.txt) before
-# game.txt drops them, so game.txt stays a few hundred bytes. The chunks have a folder of their
-# own: littlefs keeps small files inside their folder's metadata, which is erased and rewritten
-# when full, and chunks beside game.txt would fill it sooner (bench/flash_save.py). An entry is
-# stored as its kind and player, time and amount: the figures come back by replaying the
-# entries (clock.record.replay).
+# game.txt holds the number of its save (app/game_store.py: the newest save of the files and the
+# slot ring is the game), the preset, who sits left, the core's state as integers, and the
+# record's latest entries; each time CHUNK of them are in (up to _SEAL_MOST at once after a run
+# of play in the slot ring), they go to a file of their own (record/<N>.txt, N the first entry's
+# index / CHUNK) before game.txt drops them, so game.txt stays a few hundred bytes. The chunks
+# have a folder of their own: littlefs keeps small files inside their folder's metadata, which is
+# erased and rewritten when full, and chunks beside game.txt would fill it sooner
+# (bench/flash_save.py). An entry is stored as its kind and player, time and amount: the figures
+# come back by replaying the entries (clock.record.replay).
 # Every file is replaced whole and atomically (hal.storage), so whatever instant the power goes,
 # game.txt names only entries a finished write holds.
 import random
@@ -22,8 +24,15 @@ from notation.errors import PresetError
 FILE = "game.txt"
 FOLDER = "record"
 CHUNK = 8
-_VERSION = "clock-game 2"
+# A chunk file holds CHUNK entries, or a multiple of them up to this many: after a run of play
+# in the slot ring (app/game_store.py) the files take all its entries at once, and 50 small
+# files rewrote the record folder's metadata block at each (a 4 KB erase each, 400 ms at the
+# flash's maximum times); files of 128 entries (some 1.5 KB: a block of their own) take one
+# erase each and keep the folder's metadata small.
+_SEAL_MOST = 128
+_VERSION = "clock-game 3"  # then a space and the save's number
 _RETIRED = " retired"  # after who sits left: a game not to offer again
+_VERSION_2 = "clock-game 2"  # before save numbers: read as number 0
 _VERSION_1 = "clock-game 1"  # before records: 5 lines, read as a game whose record is lost
 _CHUNK_VERSION = "clock-record 1"
 
@@ -44,34 +53,38 @@ def _entries_text(record, start, end):
     return " ".join(parts)
 
 
-def save(storage, spec, left_player, game, now=None):
+def save(storage, spec, left_player, game, now=None, seq=0, between=None):
     """The preset, who sits left, the core's state (a running move as of `now`) and the game's
-    record (sealing a chunk first when one is full). Returns the OSError of a store that
-    refused a write (the files then as they were, but for whole chunks sealed), else None: the
-    app goes on either way."""
+    record (sealing a chunk first when one is full), as save number `seq`. Returns the OSError
+    of a store that refused a write (the files then as they were, but for whole chunks sealed),
+    else None: the app goes on either way. `between` is called after each chunk written: the
+    board's watchdog fed through the many chunks a run of play in the slot ring leaves."""
     try:
-        _save(storage, spec, left_player, game, now)
+        _save(storage, spec, left_player, game, now, seq, between)
     except OSError as error:
         return error
     return None
 
 
-def _save(storage, spec, left_player, game, now):
+def _save(storage, spec, left_player, game, now, seq, between):
     record = game.record
     if record is None or record.owner is not game:
         tail = "-\n"
     else:
         sealed = record.sealed
         while record.length - sealed >= CHUNK:
+            count = min(record.length - sealed, _SEAL_MOST) // CHUNK * CHUNK
             text = "%s %d %d\n%s\n" % (
                 _CHUNK_VERSION,
                 record.tag,
                 sealed,
-                _entries_text(record, sealed, sealed + CHUNK),
+                _entries_text(record, sealed, sealed + count),
             )
             storage.within(FOLDER).write(_chunk_name(sealed // CHUNK), text.encode())
-            sealed += CHUNK
+            sealed += count
             record.sealed = sealed
+            if between is not None:
+                between()
         tail = "%d %d %d %d\n%s" % (
             record.tag,
             record.length,
@@ -80,8 +93,34 @@ def _save(storage, spec, left_player, game, now):
             _entries_text(record, sealed, record.length),
         )
     numbers = ",".join([str(value) for value in game.snapshot(now)])
-    text = "%s\n%s\n%d\n%s\n%s\n" % (_VERSION, spec, left_player, numbers, tail)
+    text = "%s %d\n%s\n%d\n%s\n%s\n" % (_VERSION, seq, spec, left_player, numbers, tail)
     storage.write(FILE, text.encode())
+
+
+def _lines(storage):
+    """game.txt's lines with the version line as "clock-game 3" and the save's number, or
+    (None, -1): no file, or one that does not read."""
+    data = storage.read(FILE)
+    if data is None:
+        return None, -1
+    try:
+        lines = data.decode().split("\n")
+        head = lines[0].split(" ")
+        if len(head) == 3 and lines[0].startswith(_VERSION + " "):
+            lines[0] = _VERSION
+            return lines, int(head[2])
+    except (UnicodeError, ValueError):
+        return None, -1
+    if lines[0] == _VERSION_2:
+        lines[0] = _VERSION
+        return lines, 0
+    return lines, 0 if lines[0] == _VERSION_1 else -1
+
+
+def stored_seq(storage):
+    """The number of the save game.txt holds (0: one from before numbers), or -1: none, or
+    one that does not read."""
+    return _lines(storage)[1]
 
 
 def new_tag():
@@ -89,31 +128,36 @@ def new_tag():
     return random.getrandbits(30)
 
 
-def retire(storage):
+def retire(storage, seq=None, above=-1):
     """A new game is set up: the saved one is no longer offered, and only its record is read
     back (it stays until the next game starts, across a restart too). Returns the OSError of a
-    store that refused the write, else None."""
+    store that refused the write, else None.
+
+    Given `seq` (a board with a slot ring), game.txt is left numbered above `above` (the ring's
+    newest record, -1: none), renumbered `seq` if it is not: a game the ring holds is then
+    older than the files' and not offered either; with no game in the file, it holds the
+    number alone."""
     try:
-        _retire(storage)
+        _retire(storage, seq, above)
     except OSError as error:
         return error
     return None
 
 
-def _retire(storage):
-    data = storage.read(FILE)
-    if data is None:
+def _retire(storage, seq, above):
+    lines, number = _lines(storage)
+    renumber = seq is not None and 0 <= above and number <= above  # the ring's is as new
+    game = lines is not None and len(lines) == 7 and lines[0] == _VERSION
+    if game and lines[2].endswith(_RETIRED) and not renumber:
         return
-    try:
-        lines = data.decode().split("\n")
-    except UnicodeError:
-        lines = ()
-    if len(lines) == 7 and lines[0] == _VERSION and lines[2].endswith(_RETIRED):
-        return
-    if len(lines) == 7 and lines[0] == _VERSION and lines[2] in ("0", "1"):
-        lines[2] += _RETIRED
+    if game and (lines[2] in ("0", "1") or lines[2].endswith(_RETIRED)):
+        if not lines[2].endswith(_RETIRED):
+            lines[2] += _RETIRED
+        lines[0] = "%s %d" % (_VERSION, seq if renumber else number)
         storage.write(FILE, "\n".join(lines).encode())
-    else:
+    elif renumber:
+        storage.write(FILE, ("%s %d\n" % (_VERSION, seq)).encode())
+    elif lines is not None or storage.read(FILE) is not None:
         storage.remove(FILE)
 
 
@@ -125,11 +169,10 @@ def load(storage, record=None):
     Given a Record, the saved game's record is read into it (for a finished game too, whose
     record stays until the next game starts), its owner the saved game; a record that does
     not read back whole keeps the entries it could, and is marked cut."""
-    data = storage.read(FILE)
-    if data is None:
+    lines = _lines(storage)[0]
+    if lines is None:
         return None
     try:
-        lines = data.decode().split("\n")
         if lines[0] == _VERSION_1 and len(lines) == 5:
             lines[4:] = ["", "", ""]
         elif lines[0] != _VERSION or len(lines) != 7:
@@ -161,8 +204,6 @@ def load(storage, record=None):
 
 
 def _load_record(storage, record, setup, header, tail):
-    """Read the record into `record` by replaying its entries on a game of `setup`, an entry at
-    a time as they are read (640 entries as a list would take tens of KB at boot)."""
     tag = sealed = 0
     length = -1
     cut = 1
@@ -170,6 +211,14 @@ def _load_record(storage, record, setup, header, tail):
         tag, length, sealed, cut = [int(item) for item in header.split()]
     except ValueError:
         tail = ""
+    read_record(storage, record, setup, tag, sealed, length, cut, _entries(tail))
+
+
+def read_record(storage, record, setup, tag, sealed, length, cut, tail):
+    """Read the record into `record` by replaying its entries on a game of `setup`, an entry at
+    a time as they are read (640 entries as a list would take tens of KB at boot): the `sealed`
+    entries of game `tag`'s chunks, then those `tail` yields, `length` in all. The record is
+    marked cut when it was (`cut`) or when they do not all read back."""
     whole = [False]  # _stored() read every entry there is
     try:
         replay(Game(setup, record), _stored(storage, tag, sealed, tail, whole))
@@ -186,20 +235,28 @@ def _load_record(storage, record, setup, header, tail):
 
 
 def _stored(storage, tag, sealed, tail, whole):
-    """The entries of the sealed chunks, then of game.txt's tail; at the first that does not
-    read back, no more (`whole` tells whether all did)."""
+    """The entries of the sealed chunks, then those of `tail`; at the first that does not read
+    back, no more (`whole` tells whether all did)."""
     chunks = storage.within(FOLDER)
     try:
-        for number in range(sealed // CHUNK):
-            data = chunks.read(_chunk_name(number))
+        at = 0
+        while at < sealed:
+            data = chunks.read(_chunk_name(at // CHUNK))
             if data is None:
                 return  # a chunk missing
             chunk = data.decode().split("\n")
-            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, number * CHUNK):
+            if chunk[0] != "%s %d %d" % (_CHUNK_VERSION, tag, at):
                 return  # a chunk of another game
+            count = 0
             for entry in _entries(chunk[1]):
+                count += 1
                 yield entry
-        for entry in _entries(tail):
+            if count == 0 or count % CHUNK:
+                return  # not whole chunks
+            at += count
+        if at != sealed:
+            return
+        for entry in tail:
             yield entry
     except (ValueError, UnicodeError, IndexError):
         return

@@ -3,6 +3,7 @@
 import os
 
 import micropython
+from micropython import const
 from ticks import add, diff
 from hal import buttons as logical
 from hal import battery as battery_rules
@@ -15,6 +16,30 @@ from hal.rp2040.sleeper import Sleeper
 from hal.rp2040.waiter import Waiter
 from hal.storage import Storage
 
+_REF_WAIT_MS = const(30000)  # on the reference the watchdog counts its ticks: 152 s at 5000 ms
+_PADS_BANK0 = const(0x4001C000)  # GPIO n's pad at + 4 + 4 n (RP2040 datasheet, 2.19.6.3)
+_PAD_OFF = const(0x4C)  # IE (input enable) and the pull-up and pull-down, cleared
+_PAD_OD = const(0x80)  # OD: output disabled
+_PICO_OWN = (23, 24, 25, 29)  # the Pico's own: regulator mode, VBUS sense, LED, VSYS sense
+
+
+def _park_unused(machine, board):
+    """The GPIOs the board does not use as the lowest draw: no input buffer, no pull, no
+    output (arduino-pico pull request 2620 measured a dormant Pico's unused pins from pull-down
+    to plain inputs and with their input gates off). Where the port has no mem32, nothing."""
+    mem32 = getattr(machine, "mem32", None)
+    if mem32 is None:
+        return
+    from hal import board_check
+
+    used = board_check.used_gpios(board)
+    board_check.forget()
+    for gpio in range(30):
+        if gpio not in used and gpio not in _PICO_OWN:
+            pad = _PADS_BANK0 + 4 + 4 * gpio
+            mem32[pad + 0x3000] = _PAD_OFF  # the CLEAR alias
+            mem32[pad + 0x2000] = _PAD_OD  # the SET alias
+
 
 def _emergency_buffer():
     # A traceback from a hard IRQ needs memory set aside beforehand (absent on some ports).
@@ -24,7 +49,7 @@ def _emergency_buffer():
         pass
 
 
-def _lever_stamps(rp2, machine, addressof, pins, edges):
+def _lever_stamps(rp2, machine, addressof, pins, edges, ms_of=None):
     """The levers' LeverStamps, or None: not two GPIOs side by side, or the port refused."""
     left, right = pins.get(logical.LEFT), pins.get(logical.RIGHT)
     if left is None or right is None or abs(left - right) != 1:
@@ -36,7 +61,7 @@ def _lever_stamps(rp2, machine, addressof, pins, edges):
         Pin(gpio, Pin.IN, Pin.PULL_UP)  # pulled up before the machine samples its first levels
     lower = (logical.LEFT, logical.RIGHT) if left < right else (logical.RIGHT, logical.LEFT)
     try:
-        return LeverStamps(rp2, machine, addressof, min(left, right), lower, edges)
+        return LeverStamps(rp2, machine, addressof, min(left, right), lower, edges, ms_of=ms_of)
     except (ValueError, OSError):  # a state machine or a DMA channel the port has not free
         return None
 
@@ -50,11 +75,17 @@ class Rp2040Hal:
     watchdog starts with watchdog=True and board.WATCHDOG_MS > 0, or by start_watchdog(): once
     started it cannot be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
-    light sleep between events, dormant in standby. With `rp2` (the module: PIO and DMA) and
-    `addressof` (uctypes.addressof) the levers' edges are stamped by hardware
-    (`lever_stamps`, hal/rp2040/lever_stamps.py); without them, or where the board's levers are
-    not on two GPIOs side by side or the port refuses the state machine or the channels, their
-    interrupts stamp them as the other buttons'."""
+    light sleep between events, dormant in standby. `refsleep` is the clock's own UF2's module of
+    that name (None on stock MicroPython): a board with REF_CLOCK then sleeps on its 32.768 kHz
+    reference between events, and `ticks_ms` is the reference's clock (hal/rp2040/reftime.py);
+    every board's light sleeps are then its refsleep.light, which keeps the timer exact.
+    With `rp2` (the module: PIO and DMA) and `addressof` (uctypes.addressof) the levers' edges
+    are stamped by hardware (`lever_stamps`, hal/rp2040/lever_stamps.py; in the reference's
+    clock where there is one); without them, or where the board's levers are not on two GPIOs
+    side by side or the port refuses the state machine or the channels, their interrupts stamp
+    them as the other buttons'.
+    `flash` is rp2.Flash(), the device under the filesystem: the game's slot ring is found in it
+    (hal/lfs_slots.py), else `slots` is None and the files take every save."""
 
     def __init__(
         self,
@@ -70,6 +101,8 @@ class Rp2040Hal:
         io,
         display,
         checked=False,
+        refsleep=None,
+        flash=None,
         rp2=None,
         addressof=None,
     ):
@@ -80,6 +113,16 @@ class Rp2040Hal:
             board_check.check(board)  # BoardError, one line, before any pin is touched
             board_check.forget()
         Pin = machine.Pin
+        _park_unused(machine, board)
+        reference = None
+        gpio = getattr(board, "REF_CLOCK", None)
+        vbus = getattr(board, "VBUS_SENSE", None)
+        if gpio is not None and refsleep is not None and vbus is not None:
+            from hal.rp2040.reftime import RefClock
+
+            reference = RefClock(refsleep, gpio)
+            ticks_ms = reference.ticks_ms
+        self.reference = reference
         self.ticks_ms = ticks_ms
         self.edges = EdgeRing()
         self.display = display(machine, board, sleep_us)
@@ -93,24 +136,44 @@ class Rp2040Hal:
             self.battery = Battery(machine.ADC(Pin(board.BATTERY_ADC)))
         self.gauge = battery_rules.for_board(board)  # the low warning from its cells and current
         self.storage = Storage(board.STORAGE_ROOT, fs or os, opener or open)
+        self.slots = None
+        if flash is not None:
+            from hal import lfs_slots
+
+            self.slots = lfs_slots.open_ring(fs or os, opener or open, flash, board.STORAGE_ROOT)
         self.serial = None
         self.lever_stamps = None
         handlers = None
         if rp2 is not None and addressof is not None:
-            self.lever_stamps = _lever_stamps(rp2, machine, addressof, board.BUTTONS, self.edges)
+            ms_of = None if reference is None else reference.ms_of  # the reference's clock
+            self.lever_stamps = _lever_stamps(
+                rp2, machine, addressof, board.BUTTONS, self.edges, ms_of
+            )
         if self.lever_stamps is not None:
             drain = self.lever_stamps.drain  # the levers' interrupts: a wake, then a drain
             handlers = {logical.LEFT: drain, logical.RIGHT: drain}
-        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, ticks_ms, handlers)
+        # an edge is stamped by the reference's clock: at a wake's instant if it woke the chip
+        stamp = ticks_ms if reference is None else reference.stamp
+        self.buttons = make_buttons(machine, board.BUTTONS, self.edges, stamp, handlers)
         self.waiter = Waiter(select, io, self.edges, ticks_ms)
         self.sleeper = None
-        vbus = getattr(board, "VBUS_SENSE", None)
         if vbus is not None and hasattr(machine, "lightsleep"):
             wakers = {}
             for button in (logical.LEFT, logical.RIGHT, logical.PLAY):
                 if button in board.BUTTONS:
                     wakers[button] = board.BUTTONS[button]
-            self.sleeper = Sleeper(machine, vbus, wakers, self.edges, ticks_ms, self.display)
+            light = getattr(refsleep, "light", None)  # the own UF2's: the timer kept exact
+            self.sleeper = Sleeper(
+                machine,
+                vbus,
+                wakers,
+                self.edges,
+                ticks_ms,
+                self.display,
+                self.leds,
+                reference,
+                light,
+            )
         self._standby = False
         self._watchdog = None
         self._longest_wait = 0
@@ -138,14 +201,27 @@ class Rp2040Hal:
             self.feed()
             sleeper.deep()
             return
+        now = self.ticks_ms()
+        quiet = battery and not self.buzzer.playing  # a tone's PWM would stop in a sleep
+        if quiet and sleeper.ready(now):
+            # on the reference the watchdog counts its ticks (30 times slower): longer sleeps
+            latest = add(now, _REF_WAIT_MS)
+            if sleeper.on_reference(latest if until is None or diff(until, latest) > 0 else until):
+                self.leds.follow(self.ticks_ms())
+                return
+            now = self.ticks_ms()  # the reference failed its check: a light sleep instead
         if self._watchdog is not None:
-            latest = add(self.ticks_ms(), self._longest_wait)
+            latest = add(now, self._longest_wait)
             if until is None or diff(until, latest) > 0:
                 until = latest
-        if battery and until is not None and not self.buzzer.playing:
-            sleeper.sleep(until, self.waiter.wait)  # a tone's PWM would stop in a light sleep
+        edge = self.leds.until_edge(now)  # a flash's edge the HAL keeps (on battery)
+        if edge >= 0 and (until is None or diff(until, add(now, edge)) > 0):
+            until = add(now, edge)
+        if quiet and until is not None:
+            sleeper.sleep(until, self.waiter.wait)
         else:
             self.waiter.wait(until)
+        self.leds.follow(self.ticks_ms())
 
     def on_battery(self):
         """No USB power: the board's VBUS sense reads low (False without one)."""

@@ -23,6 +23,11 @@
 # division in 16-bit pieces, so no integer outgrows MicroPython's small ints and the handler
 # allocates nothing (registers are read 16 bits at a time through machine.mem16).
 #
+# On a board with a 32.768 kHz reference (hal/rp2040/reftime.py) the timer counts the
+# reference's ticks while the chip sleeps on it, and the clock's time is the timer's count plus
+# an offset: the stamp is then the reference's clock's (`ms_of`, refsleep's, given the 32-bit
+# count as two halves), the same millisecond as any other, whichever count the edge came in.
+#
 # Each word carries the PIO's running count: a drain that finds more new words than the ring
 # holds (interrupts masked through more than 63 edges: a bouncing lever through a long erase)
 # takes the 63 newest, adds the others to `lost` (and to the EdgeRing's), and takes the levels
@@ -54,10 +59,12 @@ class LeverStamps:
     """The two levers on GPIO `gpio` and `gpio` + 1 (`buttons`: their logical buttons, in that
     order), stamped into `edges` (hal/events.py). `rp2` and `machine` are those modules,
     `addressof` uctypes.addressof (fakes in tests); `sm_id` the state machine (0: PIO0's first;
-    a Pico W's radio takes PIO1)."""
+    a Pico W's radio takes PIO1); `ms_of(top, low)`, where the board has a reference, the
+    clock's millisecond of a 32-bit count given in 16-bit halves."""
 
-    def __init__(self, rp2, machine, addressof, gpio, buttons, edges, sm_id=0):
+    def __init__(self, rp2, machine, addressof, gpio, buttons, edges, sm_id=0, ms_of=None):
         self._mem16 = machine.mem16
+        self._ms_of = ms_of
         self._push = edges.push
         self._edges = edges
         self._left, self._right = buttons
@@ -160,15 +167,19 @@ class LeverStamps:
                 self._lost(1)  # rewritten by a later lap while it was read
                 continue
             self.taken += 1
-            # The edge's 64-bit microsecond has this TIMERAWH, or the one before if TIMERAWL
-            # wrapped since the edge; floor(us / 1000) modulo 2**30, 16 bits at a time.
-            thousand = thousands
-            if us_top > top or (us_top == top and us_low > low):
-                thousand = (thousands - 1) % 1000
-            part = thousand * 65536 + us_top
-            upper = part // 1000
-            part = (part - upper * 1000) * 65536 + us_low
-            stamp = ((upper & 0x3FFF) << 16 | part // 1000) & _MASK30
+            if self._ms_of is not None:
+                stamp = self._ms_of(us_top, us_low)
+            else:
+                # The edge's 64-bit microsecond has this TIMERAWH, or the one before if
+                # TIMERAWL wrapped since the edge; floor(us / 1000) modulo 2**30, 16 bits at a
+                # time.
+                thousand = thousands
+                if us_top > top or (us_top == top and us_low > low):
+                    thousand = (thousands - 1) % 1000
+                part = thousand * 65536 + us_top
+                upper = part // 1000
+                part = (part - upper * 1000) * 65536 + us_low
+                stamp = ((upper & 0x3FFF) << 16 | part // 1000) & _MASK30
             levels = bottom & 3
             changed = levels ^ self._levels
             if self._levels < 0:

@@ -8,17 +8,18 @@ from clock.record import Record
 from hal import buttons as b
 from harness import Clock
 
-PLIES = 20  # two chunks of the record (app.saved.CHUNK) and a tail
+PLIES = 20  # chunks of the record (app.saved.CHUNK) and a tail
 
 
 def saved_fs():
-    """A flash holding a game in progress, its record in chunks."""
+    """A flash holding a paused game, its record in chunks."""
     clock = Clock(preset="Blitz 5+3")
     at = 2000
     for ply in range(PLIES + 1):  # the first press starts the game
         clock.press(b.RIGHT if ply % 2 == 0 else b.LEFT, at)
         at += 500
-    clock.run_until(at + 500)
+    clock.press(b.PLAY, at)  # paused: the files take the game (app.game_store)
+    clock.run_until(at + 1500)
     assert clock.app.game.plies() == PLIES
     assert any("/record/" in path for path in clock.fs.files)
     return clock.fs

@@ -7,8 +7,10 @@ from harness import MINIMAL
 
 
 def test_the_full_board_from_every_state_within_three_inputs_of_the_seeds():
+    before = explore.FROM_SLOTS[0]
     states, transitions, deepest = explore.walk(depth=3, seeds=explore.SEEDS)
     assert states >= 500 and transitions >= 3900 and deepest == 3, (states, transitions)
+    assert explore.FROM_SLOTS[0] - before > 50  # running games restored from the slot ring
 
 
 def test_the_minimal_board_from_every_state_within_four_inputs_of_the_seeds():

@@ -14,7 +14,8 @@ MIN = 60000
 
 
 def recording(clock, log):
-    """Log each frame written (a digest), with its stamp, and each write to storage."""
+    """Log each frame written (a digest), with its stamp, and each write to storage: a file, a
+    record of the slot ring."""
     hal = clock.hal
     show = hal.display.show
     write = hal.storage.write
@@ -29,6 +30,14 @@ def recording(clock, log):
 
     hal.display.show = logged_show
     hal.storage.write = logged_write
+    ring = hal.slots  # in play the game's saves go to the slot ring (hal/slots.py)
+    append = ring.append
+
+    def logged_append(seq, flags, length):
+        log.append(("write", hal.now, "slot record %d" % seq))
+        return append(seq, flags, length)
+
+    ring.append = logged_append
 
 
 def early_wakes(clock, every):

@@ -6,6 +6,14 @@
 # that step and everything after it raise PowerCut, until reboot(). A store that says no is the
 # other fault: after `refuse_after` steps every step raises OSError(ENOSPC), as a full or worn
 # flash does, until refuse_after is None again; reads still work.
+#
+# Beside the files, `flash` is a raw NOR flash of `flash_blocks` blocks (fakes/fake_nor.py) for
+# the game's slot ring (hal/slots.py), on the same power: each byte a program or an erase changes
+# is one step too, so a cut or a refusal falls at every byte of the ring's writes as of the files'.
+# It starts erased, each block with its slot's header, as a clock in service has it.
+from fakes.fake_nor import FakeNor
+
+SLOT_BLOCKS = 4  # the tests' ring: a few blocks are room for any game they play
 
 
 class PowerCut(Exception):
@@ -58,13 +66,23 @@ class _Reader:
 
 
 class FakeFs:
-    def __init__(self, dirs=("/",)):
+    def __init__(self, dirs=("/",), flash_blocks=SLOT_BLOCKS):
         self.files = {}  # path -> bytearray
+        self.flash = None
+        if flash_blocks:
+            # Erased and given its headers, as on a clock in service (hal.slots' tidy()).
+            from hal.slots import whole_device
+
+            self.flash = FakeNor(flash_blocks)
+            ring = whole_device(self.flash, flash_blocks)
+            while ring.tidy():
+                pass
+            self.flash.power = self
         self.dirs = set(dirs)
         self.budget = None  # steps left before the power goes; None: never
         self.refuse_after = None  # steps the store still takes before it says no; None: all
         self.refused = 0  # steps it said no to
-        self.ends = []  # the step of each rename: a write's last step
+        self.ends = []  # the step of each rename, and of a flash program's last byte
         self.dead = False
         self.steps = 0
         self.renames = 0
@@ -86,9 +104,11 @@ class FakeFs:
 
     def copy(self):
         """Another fs holding the same files: a restart that leaves this one as it is."""
-        other = FakeFs(tuple(self.dirs))
+        other = FakeFs(tuple(self.dirs), 0)
         for path in self.files:
             other.files[path] = bytearray(self.files[path])
+        if self.flash is not None:
+            other.flash = self.flash.copy(other)
         return other
 
     def reboot(self):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Power cuts at every step of a save: the files are the old or the new state, and boot resumes.
-from fakes.fake_fs import PowerCut
+from app import saved
+from fakes.fake_fs import FakeFs, PowerCut
 from hal import buttons as b
 from harness import Clock
 from support import parsers_kept
@@ -8,8 +9,8 @@ from support import parsers_kept
 MIN = 60000
 
 
-def start_game():
-    clock = Clock(preset="Rapid 15+10")
+def start_game(fs=None):
+    clock = Clock(preset="Rapid 15+10", fs=fs)
     clock.press(b.RIGHT, 1000)
     clock.press(b.LEFT, 8000)
     clock.press(b.RIGHT, 20000)
@@ -27,14 +28,26 @@ def times_after_reboot(fs):
     return reboot.view(0).time_ms, reboot.view(1).time_ms
 
 
-def test_a_cut_at_every_step_of_the_save_after_a_press():
+def _cut_the_save_after_a_press(flash_blocks):
+    """Cut the power at every step of the 4th press's save; returns how many steps it took and
+    how many of them wrote the files."""
+    new_tag = saved.new_tag
+    saved.new_tag = lambda: 0x2345678  # each game's tag the same: each save as long
+    try:
+        return _cut_every_step_of_the_save(flash_blocks)
+    finally:
+        saved.new_tag = new_tag
+
+
+def _cut_every_step_of_the_save(flash_blocks):
     # Before the 4th press: left 15:10 - 7 s + 10 s (its second move runs), right 15:10 - 12 s.
     old = (15 * MIN + 10000 - 7000 + 10000, 15 * MIN + 10000 - 12000)
     new = (15 * MIN + 10000 - 7000 + 10000 - 9000, 15 * MIN + 10000 - 12000 + 10000)
     seen = set()
     budget = 0
     while True:
-        clock = start_game()
+        clock = start_game(FakeFs(flash_blocks=flash_blocks))
+        steps, renames = clock.fs.steps, clock.fs.renames
         clock.fs.budget = budget
         clock.press(b.LEFT, 29000)
         try:
@@ -42,6 +55,7 @@ def test_a_cut_at_every_step_of_the_save_after_a_press():
         except PowerCut:
             pass
         if not clock.fs.dead:
+            taken, renamed = clock.fs.steps - steps, clock.fs.renames - renames
             clock.fs.budget = 0  # the save is complete: the power goes right after it
             seen.add(times_after_reboot(clock.fs))
             break
@@ -49,8 +63,19 @@ def test_a_cut_at_every_step_of_the_save_after_a_press():
         assert times in (old, new), (budget, times)
         seen.add(times)
         budget += 1
-    assert seen == {old, new}  # both outcomes occur: the cut fell before and after the rename
-    assert budget > 100  # the save really was cut at every byte
+    assert seen == {old, new}  # both outcomes occur: the cut fell before and after the save
+    assert budget == taken  # the save really was cut at every step
+    return budget, renamed
+
+
+def test_a_cut_at_every_step_of_the_save_after_a_press():
+    steps, renames = _cut_the_save_after_a_press(FakeFs().flash.blocks)
+    assert renames == 0 and steps > 30  # the slot ring took it: its bytes, no file written
+
+
+def test_a_cut_at_every_step_of_the_save_after_a_press_without_a_slot_ring():
+    steps, renames = _cut_the_save_after_a_press(0)  # the browser's way: the files in play
+    assert renames == 1 and steps > 100
 
 
 def test_a_cut_at_every_step_of_a_presets_write():
@@ -91,6 +116,8 @@ def test_a_watchdog_reset_in_a_pause_keeps_the_paused_times():
 
 def test_a_saved_game_that_cannot_be_played_is_ignored_at_boot():
     clock = start_game()
+    clock.press(b.PLAY, 22000)  # paused: the game goes to the files
+    clock.run_until(22500)
     path = "/data/game.txt" if "/data/game.txt" in clock.fs.files else "/game.txt"
     lines = bytes(clock.fs.files[path]).decode().split("\n")
     numbers = lines[3].split(",")

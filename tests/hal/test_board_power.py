@@ -86,6 +86,18 @@ def test_the_warning_leaves_fifteen_hours_or_a_tenth_of_the_cells():
     assert battery.hours_left(3, battery.vsys_at(3, 850), 20000) == 15
 
 
+def test_a_board_that_draws_power_warns_by_the_current_of_its_tired_cells():
+    # 3 mW from the converter: 1.1 mA at a fresh pack's 4.45 V, 1.6 mA at its last 2.8 V
+    assert battery.current_ua(4450, 0, 3000) == 3000 * 1000 // 4450 + 72
+    assert battery.current_ua(2800, 0, 3000) == 3000 * 1000 // 2800 + 72
+    low = battery.warning_mv(3, 0, 60000)  # 60 mW: tens of mA, the 15 hours decide
+    hours = battery.hours_left(3, low, 0, 60000)
+    assert 15 <= hours < 17
+    # the same hours at the current of a fresh pack would leave fewer: the warning comes sooner
+    fresh = battery.current_ua(battery.vsys_at(3, 0), 0, 60000)
+    assert low > battery.warning_mv(3, fresh)
+
+
 def shipped():
     folder = boards.__file__.rsplit("/", 1)[0]
     for name in sorted(os.listdir(folder)):
@@ -98,7 +110,8 @@ def test_every_shipped_board_warns_with_ten_hours_of_play_left_at_its_current():
     for board in shipped():
         gauge = battery.for_board(board)
         assert gauge.cells == board.BATTERY_CELLS, board.NAME
-        hours = battery.hours_left(board.BATTERY_CELLS, gauge.low_mv, board.PLAY_UA)
+        play = getattr(board, "PLAY_UA", 0), getattr(board, "PLAY_UW", 0)
+        hours = battery.hours_left(board.BATTERY_CELLS, gauge.low_mv, *play)
         assert hours >= 10, (board.NAME, hours)
         assert gauge.empty_mv < gauge.low_mv < gauge.full_mv
         assert not gauge.low(gauge.low_mv) and gauge.low(gauge.low_mv - 1)

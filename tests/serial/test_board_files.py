@@ -56,6 +56,7 @@ def test_the_board_layout():
     assert "firmware/notation/pcn_toml.py" in manifest.excluded
     assert [name for name, _ in manifest.board_files()] == [
         "pico_lcd",
+        "pico_lcd_lp",
         "pico_minimal",
         "pico_oled",
         "pico_oled_spi",

@@ -90,7 +90,7 @@ def test_a_board_a_port_and_a_presets_file(tmp_path):
 def test_clear_failures_before_anything_is_sent(tmp_path):
     status, _, err = flash("--board", "pico_nope", "--dry-run")
     assert status == 2
-    boards = "pico_lcd pico_minimal pico_oled pico_oled_spi pico_sh1106 pico_ssd1309"
+    boards = "pico_lcd pico_lcd_lp pico_minimal pico_oled pico_oled_spi pico_sh1106 pico_ssd1309"
     boards += " pico_ssd1309_spi pico_tm1637"
     assert "unknown board 'pico_nope'; the boards are: " + boards in err
     status, _, err = flash(env={"MPREMOTE": str(tmp_path / "missing")})

@@ -14,7 +14,7 @@ from sim import boards
 from sim.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHIPPED = ["pico_oled", "pico_lcd", "pico_minimal", "pico_oled_spi", "pico_sh1106"]
+SHIPPED = ["pico_oled", "pico_lcd", "pico_lcd_lp", "pico_minimal", "pico_oled_spi", "pico_sh1106"]
 SHIPPED += ["pico_ssd1309", "pico_ssd1309_spi", "pico_tm1637", "picow_oled"]
 
 with open(os.path.join(ROOT, "boards", "pico_oled.py"), encoding="utf-8") as _source:

@@ -18,7 +18,7 @@ import bundle  # noqa: E402
 import clock_page  # noqa: E402
 from hal.board_check import BoardError  # noqa: E402
 
-SHIPPED = ["pico_oled", "pico_lcd", "pico_minimal", "pico_oled_spi", "pico_sh1106"]
+SHIPPED = ["pico_oled", "pico_lcd", "pico_lcd_lp", "pico_minimal", "pico_oled_spi", "pico_sh1106"]
 SHIPPED += ["pico_ssd1309", "pico_ssd1309_spi", "pico_tm1637", "picow_oled"]
 with open(os.path.join(ROOT, "boards", "pico_oled.py"), encoding="utf-8") as _source:
     OLED = _source.read()
