@@ -39,7 +39,7 @@ def main():
     import machine
     import micropython
 
-    from app.clock_app import ClockApp
+    from app.clock_app import built
     from app.runner import Runner
     from app.serial_channel import LeaveForRepl
     from hal.buttons import PLAY
@@ -79,7 +79,7 @@ def main():
             board,
             time.ticks_ms,
             time.sleep_us,
-            watchdog=True,
+            watchdog=False,  # started once the app is built: below
             select=select,
             io=io,
             display=kinds.driver_for,
@@ -97,7 +97,7 @@ def main():
     del kinds
     # Stray bytes no longer Ctrl-C; a byte ends the loop's sleep.
     hal.serial = usb_serial.UsbSerial(sys, select, micropython, hal.waiter)
-    app = ClockApp(hal, tuple(board.BUTTONS), screen, hal.ticks_ms(), record)
+    app = built(hal, tuple(board.BUTTONS), screen, record, _free)
     if hal.storage.read("hall.txt") is not None:  # set up for a hall: its games kept for it
         from app import hall
 
@@ -107,12 +107,24 @@ def main():
     global _floor
     _floor = None  # free runs at the bottom of the heap, for the frames of play
     gc.collect()
+    # The watchdog only now: a boot that fails before (a MemoryError, say) falls to the REPL
+    # with none running, instead of resetting the chip into the same failure again and again.
+    hal.start_watchdog(machine, board.WATCHDOG_MS)
     try:
         Runner(hal, app).run()
     except LeaveForRepl:
         hal.serial.close()
         hal.deinit()
         usb_serial.reboot_to_repl(machine, hal.storage)
+
+
+def _free(tries_left):
+    """Room for the saved game at boot (app.clock_app.built): the floor goes, a collection."""
+    global _floor
+    _floor = None
+    gc.collect()
+    said = "trying again" if tries_left else "kept on flash, a new game"
+    print("clock: out of memory reading the saved game: " + said)
 
 
 def wifi(app, select, now):

@@ -14,7 +14,16 @@ MINIMAL = (buttons.LEFT, buttons.RIGHT, buttons.PLAY)
 
 class Clock:
     def __init__(
-        self, present=FULL, screen=None, fs=None, start=1000, preset=None, board=None, display=None
+        self,
+        present=FULL,
+        screen=None,
+        fs=None,
+        start=1000,
+        preset=None,
+        board=None,
+        display=None,
+        opener=None,
+        build=None,
     ):
         if screen is None:
             from ui.oled import OledScreen
@@ -25,7 +34,7 @@ class Clock:
 
             fs = FakeFs()
         self.fs = fs
-        self.storage = Storage("/", self.fs, self.fs.open)
+        self.storage = Storage("/", self.fs, opener or self.fs.open)
         self.hal = VirtualHal(self.storage, start)
         flash = getattr(fs, "flash", None)
         if flash is not None:  # the game's slot ring, on the fake's raw flash
@@ -38,7 +47,10 @@ class Clock:
             fit(self.hal, board)
         if display is not None:  # display(hal): another display than the kept frame
             self.hal.display = display(self.hal)
-        self.app = ClockApp(self.hal, present, screen, start)
+        if build is None:
+            self.app = ClockApp(self.hal, present, screen, start)
+        else:  # build(hal, present, screen): the app as main.py builds it
+            self.app = build(self.hal, present, screen)
         if preset is not None:
             self.choose(preset)
         self.runner = Runner(self.hal, self.app)

@@ -75,13 +75,16 @@ _RETRY_MS = const(5000)  # a write the store refused is tried again this long af
 _NO_SAVE = "NO SAVE"  # the status line while the game on flash is behind the clock
 _SLOW_SAVE = "SLOW SAVE"  # in play, the slot ring out of erased room: the files take the saves
 _TIDY_MS = const(20)  # while no clock runs, the store's erases come this far apart
+# The store's word when the saved game did not fit in memory at boot (resume=False): the clock
+# plays on, and keeps that game on flash as it was, writing no game over it.
+KEPT = "the saved game did not fit in memory: kept on flash, this clock's games not saved"
 
 
 class ClockApp:
     hall = None  # app.hall's Hall, once the clock has a board number, a command or a link
     net_note = ""  # a Wi-Fi clock's word for the status line (app.hall_net: NET, NO NET)
 
-    def __init__(self, hal, present, screen, now, record=None):
+    def __init__(self, hal, present, screen, now, record=None, resume=True):
         # Every game writes its record here: set aside first (main.py makes it before its
         # imports), while the heap is in one piece, and kept till the next start.
         self.record = record if record is not None else Record()
@@ -133,8 +136,15 @@ class ClockApp:
         # The game's saves: the flash slot ring in play where the HAL has one (hal/slots.py).
         slots = getattr(hal, "slots", None)
         self.store = GameStore(hal.storage, slots, None if slots is None else hal.feed)
-        offer = self.store.load(self.record)
-        if self.store.from_slots:
+        # resume=False: a boot that ran out of memory reading the saved game (main.py) leaves
+        # it on flash untouched (the files and the ring); this clock writes no game over it,
+        # erases none of the ring, and says so (KEPT).
+        self.kept = not resume
+        offer = self.store.load(self.record) if resume else None
+        if self.kept:
+            self._owed = _SAVE
+            self.store_problem = KEPT
+        elif self.store.from_slots:
             self._need(_SAVE)  # to the files at once: the ring's blocks are then erased
         if offer is None:
             self._fresh_game()
@@ -334,6 +344,9 @@ class ClockApp:
     # --- the game on flash ---------------------------------------------------------------
 
     def _retire(self):
+        if self.kept:  # no game of this clock's goes to flash, a new one's neither: NO SAVE
+            self._owed |= _SAVE
+            return
         refused = self.store.retire()
         if refused is None:
             self._paid(_RETIRE)
@@ -342,6 +355,8 @@ class ClockApp:
 
     def _save(self, now):
         self._saved_at = now  # a refused save is tried again at the next save, or the retry
+        if self.kept:
+            return
         refused = self.store.save(self.spec, self.left_player, self.game, now)
         if refused is None:
             self._paid(_SAVE | _RETIRE)  # the file now holds this game: nothing older is offered
@@ -393,7 +408,7 @@ class ClockApp:
     def tidy(self, now):
         """The store's upkeep, an erase at most, while no clock runs (Runner.step, at the end
         of a pass): erased slots for the next run of play."""
-        if self.game.state() != RUNNING and self.store.untidy():
+        if self.game.state() != RUNNING and not self.kept and self.store.untidy():
             self.store.tidy()
             self._need(_PLAN)
 
@@ -740,7 +755,7 @@ class ClockApp:
             wait = _sooner(wait, self.screen.until_blink(left if left.running else right))
             wait = _sooner(wait, max(0, _SAVE_EVERY_MS - ticks.diff(now, self._saved_at)))
         else:
-            if self.store.untidy():
+            if not self.kept and self.store.untidy():
                 wait = _sooner(wait, _TIDY_MS)
             if self._hint_wait is not None and not self.overlays and game.state() == READY:
                 wait = _sooner(wait, self._hint_wait(self.status, now))
@@ -765,6 +780,21 @@ class ClockApp:
         self._wake_at = wake
         self._pending &= ~_PLAN
         return wake
+
+
+def built(hal, present, screen, record, free):
+    """The app at boot, the saved game offered back. Where reading the saved game runs out of
+    memory (the stock path's heap: its modules are compiled into RAM), free(tries_left) makes
+    room (main.py: the floor freed, a collection) and it is read again; at the last try the
+    clock starts on a new game and leaves the saved one on flash as it was (resume=False,
+    KEPT). A MemoryError even then is raised."""
+    for tries in (2, 1, 0):
+        try:
+            return ClockApp(hal, present, screen, hal.ticks_ms(), record, tries > 0)
+        except MemoryError:
+            if not tries:
+                raise
+        free(tries - 1)
 
 
 def _menus():

@@ -72,8 +72,8 @@ class Rp2040Hal:
     the board's display driver, display(machine, board, sleep_us) (ui.kinds.driver_for: the
     composition root passes it, so the HAL knows nothing of the screens). The board is checked
     (hal.board_check) before any pin is touched, unless `checked` says the caller did. The
-    watchdog starts only with watchdog=True and board.WATCHDOG_MS > 0: once started it cannot
-    be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
+    watchdog starts with watchdog=True and board.WATCHDOG_MS > 0, or by start_watchdog(): once
+    started it cannot be stopped, and main() must then feed(). `waiter` sleeps for wait(); a serial channel has it
     watch its stream. A board with VBUS_SENSE sleeps on battery (`sleeper`, hal/rp2040/sleeper.py):
     light sleep between events, dormant in standby. `refsleep` is the clock's own UF2's module of
     that name (None on stock MicroPython): a board with REF_CLOCK then sleeps on its 32.768 kHz
@@ -177,9 +177,16 @@ class Rp2040Hal:
         self._standby = False
         self._watchdog = None
         self._longest_wait = 0
-        if watchdog and board.WATCHDOG_MS > 0:
-            self._watchdog = machine.WDT(timeout=board.WATCHDOG_MS)
-            self._longest_wait = board.WATCHDOG_MS // 2
+        if watchdog:
+            self.start_watchdog(machine, board.WATCHDOG_MS)
+
+    def start_watchdog(self, machine, ms):
+        """Start the watchdog (`ms` > 0; none twice): once started it cannot be stopped, and
+        the loop must feed() it. main() starts it once the app is built, so a boot that fails
+        falls to the REPL instead of resetting into the same failure."""
+        if ms > 0 and self._watchdog is None:
+            self._watchdog = machine.WDT(timeout=ms)
+            self._longest_wait = ms // 2
 
     def wait(self, until):
         """Sleep until stamp `until`, an edge or a byte on the serial line (None: no stamp).

@@ -236,3 +236,33 @@ def test_a_run_of_play_goes_to_the_files_in_few_chunks_the_watchdog_fed_between(
     assert record.length == game.record.length and not record.cut
     for index in range(record.length):
         assert record.field(index, 0) == game.record.field(index, 0)
+
+
+def test_a_game_in_the_ring_that_does_not_fit_at_boot_is_kept_there_untouched():
+    from app.clock_app import KEPT, built
+    from app.game_store import GameStore
+
+    clock = SerialClock(preset="Blitz 5+3")
+    bullet(clock, 9)
+    fs = clock.fs.copy()  # a power cut in play: the game in the ring
+    erases, renames, programs = fs.flash.erases, fs.renames, fs.flash.programs
+    load = GameStore.load
+
+    def full(self, record=None):
+        raise MemoryError("memory allocation failed")
+
+    def build(hal, present, screen):
+        return built(hal, present, screen, Record(), lambda tries: None)
+
+    GameStore.load = full  # the heap runs out reading it, however often
+    try:
+        kept = SerialClock(fs=fs, start=100, build=build)
+    finally:
+        GameStore.load = load
+    assert kept.app.kept and kept.app.store_problem == KEPT and kept.state() == "ready"
+    bullet(kept, 4, start=1000)
+    kept.press(b.PLAY, 20000)  # a pause: no save to the files, no erase of the ring
+    kept.run_until(30000)
+    assert (fs.flash.erases, fs.renames, fs.flash.programs) == (erases, renames, programs)
+    again = SerialClock(fs=fs.copy(), start=100)  # the next boot with room
+    assert again.app.store.from_slots and again.app.game.plies() == 9

@@ -167,3 +167,72 @@ def test_a_wifi_board_on_a_firmware_without_network_is_a_clock_in_no_hall(tmp_pa
     hall, calls = wifi_boot(tmp_path, network=False)
     assert calls == "calls []" and hall["net"] is None and hall["link"] is None
     assert hall["notes"] == ["no Wi-Fi: no module named 'network'"]
+
+
+MEMORY_BOOT = """
+import sys
+sys.path[:0] = [%r, %r, %r, %r]
+from fakes import fake_machine
+sys.modules["machine"] = fake_machine
+fake_machine.bus(0).attach(0x3C, __import__("fakes.panels").panels.Ssd1306Panel())
+from app import clock_app, saved
+
+
+def full(*args):
+    raise MemoryError("memory allocation failed, allocating 1280 bytes")
+
+
+if %r == "load":
+    saved.load = full  # the saved game never fits
+else:
+    clock_app.ClockApp.__init__ = full  # not even a new game fits
+booted = fake_machine.state  # the REPL command resets the fake machine: its state as booted
+try:
+    import main
+except MemoryError as error:
+    print("raised:", error)
+print("watchdogs:", len(booted.watchdogs))
+"""
+
+
+def memory_boot(tmp_path, where):
+    """main.py on a flash with a saved game, the heap running out at `where`; STATE, REPL."""
+    (tmp_path / "board.py").write_text(board_text().replace('"/data"', repr(str(tmp_path))))
+    (tmp_path / "game.txt").write_bytes(b"the saved game\n")
+    folders = (str(tmp_path), ROOT + "/firmware", ROOT, ROOT + "/tests")
+    done = subprocess.run(
+        [MICROPYTHON, "-c", MEMORY_BOOT % (folders + (where,))],
+        input="STATE\nREPL\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (tmp_path / "game.txt").read_bytes() == b"the saved game\n"
+    return done.stdout.splitlines()
+
+
+def test_a_saved_game_that_does_not_fit_is_kept_and_the_clock_comes_up(tmp_path):
+    out = memory_boot(tmp_path, "load")
+    assert out[:2] == [
+        "clock: out of memory reading the saved game: trying again",
+        "clock: out of memory reading the saved game: kept on flash, a new game",
+    ]
+    state = json.loads(out[2][3:])
+    assert state["state"] == "ready"
+    assert (
+        state["store"]
+        == "the saved game did not fit in memory: kept on flash, this clock's games not saved"
+    )
+    assert out[3:] == ["OK leaving for the REPL", "watchdogs: 1"]
+
+
+def test_a_boot_out_of_memory_falls_to_the_repl_with_no_watchdog_running(tmp_path):
+    out = memory_boot(tmp_path, "app")
+    assert out == [
+        "clock: out of memory reading the saved game: trying again",
+        "clock: out of memory reading the saved game: kept on flash, a new game",
+        "raised: memory allocation failed, allocating 1280 bytes",
+        "watchdogs: 0",
+    ]
