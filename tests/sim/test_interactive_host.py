@@ -507,8 +507,10 @@ def test_below_the_smallest_size_it_says_the_size_it_needs(tmp_path, board, smal
 
 def test_the_minimal_board_has_three_buttons_and_long_presses():
     sim = Session("--fresh", "--board", "pico_minimal")
-    sim.wait_for(lambda lines: _search(r"s +set \(holds play 1\.2 s\)", lines))
-    assert _search("in menus the levers are minus", sim.term.lines())
+    sim.wait_for(  # the help's lines may reach the terminal in more than one write
+        lambda lines: _search(r"s +set \(holds play 1\.2 s\)", lines)
+        and _search("in menus the levers are minus", lines)
+    )
     assert not _search(r"Up +plus", sim.term.lines())
     sim.child.send("s")  # play held 1.2 s: set, the preset menu
     sim.wait_for(lambda lines: _search(r"state: menu  Presets: \[Blitz 5\+3\]", lines))
