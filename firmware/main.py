@@ -70,8 +70,11 @@ def main():
         import uctypes
     except ImportError:  # no PIO and DMA: the levers' interrupts stamp their edges
         rp2 = uctypes = None
-    # The filesystem's flash: the game's slot ring is in it (hal/lfs_slots.py).
-    flash = None if rp2 is None else rp2.Flash()
+    # The filesystem's flash: the game's slot ring is in it (hal/lfs_slots.py). Only on the own
+    # UF2 (refsleep is its module): on stock MicroPython the modules load into RAM and the ring's
+    # code and state left a 2-ply game a 5 KB largest free block, so there the files take every
+    # save, as before the ring.
+    flash = None if rp2 is None or refsleep is None else rp2.Flash()
 
     try:
         hal = Rp2040Hal(
